@@ -1,0 +1,112 @@
+package caselib
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"os"
+	"reflect"
+	"strings"
+	"testing"
+	"unicode/utf8"
+)
+
+// addSeeds adds the small fixtures to a fuzz corpus. Big inputs (the seed
+// cases) are left out: the fuzzing engine spends minutes minimizing them.
+func addSeeds(f *testing.F, add func(b []byte)) {
+	for _, dir := range []string{"testdata/ok", "testdata/ok/sub", "testdata/bad"} {
+		ents, _ := os.ReadDir(dir)
+		for _, e := range ents {
+			if b, err := os.ReadFile(dir + "/" + e.Name()); err == nil && !e.IsDir() && len(b) <= 2048 {
+				add(b)
+			}
+		}
+	}
+}
+
+// FuzzLoad: loading arbitrary bytes never panics, and every case it accepts
+// decodes the same way with encoding/json.
+func FuzzLoad(f *testing.F) {
+	addSeeds(f, func(b []byte) { f.Add(b) })
+	f.Add([]byte("{\"id\":\"a\"}\n\n{\"id\":\"b\",\"related\":[\"a\"]}\r\n"))
+	f.Add([]byte(`{"id":"a","title":{"en":"\ud800x","ko":"\u00e9"},"remediation":[{"text":"t"},{"en":"e"},"s",null]}`))
+	f.Fuzz(func(t *testing.T, data []byte) {
+		var warns int
+		lenient, err := Load([]string{"-"}, LoadOptions{Stdin: bytes.NewReader(data), Lenient: true, Warn: func(error) { warns++ }})
+		if err != nil {
+			t.Fatalf("lenient load failed: %v", err)
+		}
+		if lenient.Skipped != warns {
+			t.Fatalf("Skipped %d, %d warnings", lenient.Skipped, warns)
+		}
+		lib, err := Load([]string{"-"}, LoadOptions{Stdin: bytes.NewReader(data)})
+		if err != nil {
+			var e *Error
+			if !errors.As(err, &e) || strings.Contains(err.Error(), "\n") {
+				t.Fatalf("bad error %q", err)
+			}
+			return
+		}
+		if !utf8.Valid(data) || lenient.Skipped != 0 || len(lenient.Cases) != len(lib.Cases) {
+			t.Fatalf("strict load accepted what lenient load skipped (%d)", lenient.Skipped)
+		}
+		objs := objects(t, data, lib.files[0].lines)
+		if len(objs) != len(lib.Cases) {
+			t.Fatalf("%d cases from %d objects", len(lib.Cases), len(objs))
+		}
+		for _, c := range lib.Cases {
+			obj := objs[c.Loc.Line]
+			if !json.Valid(obj) {
+				t.Fatalf("accepted invalid JSON %q", obj)
+			}
+			if c.ID == "" || !sameModel(c, refCase(t, obj)) {
+				t.Fatalf("case %+v differs from encoding/json's %+v", *c, *refCase(t, obj))
+			}
+		}
+	})
+}
+
+// FuzzSpliceRelated: splicing never panics; on a valid JSON object it gives
+// a valid object whose "related" is the ids and whose other bytes are kept.
+func FuzzSpliceRelated(f *testing.F) {
+	addSeeds(f, func(b []byte) { f.Add(b, "IL-0191\x00IL-0100") })
+	f.Add([]byte(`{}`), "")
+	f.Add([]byte("{\n  \"a\": [\n    1,\n    2\n  ]\n}"), "x")
+	f.Add([]byte(`{"related":1,"rel\u0061ted":2}`), "x")
+	f.Fuzz(func(t *testing.T, obj []byte, joined string) {
+		var ids []string
+		if joined != "" {
+			ids = strings.Split(joined, "\x00")
+		}
+		out, err := SpliceRelated(obj, ids)
+		var m map[string]json.RawMessage
+		isObject := json.Valid(obj) && json.Unmarshal(obj, &m) == nil
+		validIDs := true
+		for _, id := range ids {
+			validIDs = validIDs && utf8.ValidString(id)
+		}
+		if err != nil {
+			if isObject && validIDs && !strings.Contains(err.Error(), `two "related" members`) {
+				t.Fatalf("valid object refused: %v", err)
+			}
+			return
+		}
+		if !isObject || !validIDs {
+			t.Fatalf("accepted bad input %q %q", obj, ids)
+		}
+		if !json.Valid(out) {
+			t.Fatalf("invalid result %q", out)
+		}
+		var got struct{ Related []string }
+		var gm map[string]json.RawMessage
+		json.Unmarshal(out, &gm)
+		json.Unmarshal(gm["related"], &got.Related)
+		if len(ids) == 0 && len(got.Related) == 0 {
+			got.Related = ids
+		}
+		if !reflect.DeepEqual(got.Related, ids) {
+			t.Fatalf("related %q, want %q", got.Related, ids)
+		}
+		checkSpliced(t, obj, out, ids)
+	})
+}

@@ -1,0 +1,236 @@
+package caselib
+
+import (
+	"errors"
+	"hash/maphash"
+	"io"
+	"io/fs"
+	"os"
+	"path"
+	"path/filepath"
+	"runtime"
+	"strings"
+	"time"
+
+	"github.com/caselink/caselink/seeds"
+)
+
+// LoadOptions tune Load.
+type LoadOptions struct {
+	// Lenient skips bad cases (each reported through Warn) instead of
+	// stopping at the first error. A file that is not UTF-8 or is empty, and
+	// a folder with no case files, are skipped whole with one warning. Of
+	// two cases with the same id the first is kept. Files that cannot be
+	// read at all still stop the load.
+	Lenient bool
+	// Warn is called once per skipped case (or skipped file) in lenient
+	// mode, in input order, from the goroutine that called Load. May be nil.
+	Warn func(err error)
+	// Stdin is what the path "-" reads; os.Stdin when nil.
+	Stdin io.Reader
+}
+
+// srcKind says where a file's bytes came from, which decides whether the
+// writer may rewrite it.
+type srcKind uint8
+
+const (
+	srcFile     srcKind = iota // a regular file: writable
+	srcStdin                   // standard input: read-only
+	srcEmbedded                // the embedded seeds: read-only
+	srcSpecial                 // a named pipe, device, …: read-only
+)
+
+// fileState is what the library remembers of one input file: enough for the
+// writer to find the cases again and to notice that the file changed. It
+// never holds the file's bytes.
+type fileState struct {
+	display string // as the user named it
+	path    string // OS path ("" unless kind == srcFile)
+	kind    srcKind
+	lines   bool // read as JSON Lines (else: the whole file is one case)
+	size    int64
+	mtime   time.Time
+	hash    uint64 // maphash of the content, with the library's seed
+
+	// collector state while loading
+	skipped bool    // lenient: the whole file was skipped
+	pending []*Case // cases accepted so far, added to the library at the end
+}
+
+// caseExts are the extensions of case files inside a folder.
+var caseExts = []string{".json", ".jsonl", ".txt"}
+
+func isCaseFile(name string) bool {
+	ext := strings.ToLower(filepath.Ext(name))
+	for _, e := range caseExts {
+		if ext == e {
+			return true
+		}
+	}
+	return false
+}
+
+// Load reads cases from paths: case files, folders of case files, JSON Lines
+// files, or "-" for standard input (see the package documentation for the
+// rules). It stops at the first error, an *Error, unless opts.Lenient is set.
+func Load(paths []string, opts LoadOptions) (*Library, error) {
+	if len(paths) == 0 {
+		return nil, errors.New("caselib: Load: no paths given")
+	}
+	return load(opts, func(p *loader) {
+		for _, name := range paths {
+			if !p.loadPath(name) {
+				return
+			}
+		}
+	})
+}
+
+// LoadSeeds returns the embedded seed cases (package seeds), named
+// "seeds/<file>". Such a library is read-only for WriteRelated.
+func LoadSeeds() (*Library, error) {
+	ents, err := fs.ReadDir(seeds.FS, ".")
+	if err != nil {
+		return nil, err
+	}
+	return load(LoadOptions{}, func(p *loader) {
+		for _, e := range ents {
+			if e.IsDir() || !isCaseFile(e.Name()) {
+				continue
+			}
+			src := &fileState{display: path.Join("seeds", e.Name()), kind: srcEmbedded}
+			f, err := seeds.FS.Open(e.Name())
+			if err != nil {
+				p.fail(src, &Error{File: src.display, Msg: "cannot read", Err: err}, true)
+				return
+			}
+			size := int64(-1)
+			if info, err := e.Info(); err == nil {
+				size = info.Size()
+			}
+			ok := p.readStream(src, f, strings.EqualFold(path.Ext(e.Name()), ".jsonl"), size)
+			f.Close()
+			if !ok {
+				return
+			}
+		}
+	})
+}
+
+// loadPath feeds one path given to Load. It returns false to stop.
+func (p *loader) loadPath(name string) bool {
+	if name == "-" {
+		r := p.opts.Stdin
+		if r == nil {
+			r = os.Stdin
+		}
+		return p.readStream(&fileState{display: "<stdin>", kind: srcStdin}, r, false, -1)
+	}
+	info, err := os.Stat(name)
+	if err != nil {
+		return p.fail(nil, &Error{File: name, Msg: "cannot read", Err: err}, true)
+	}
+	if !info.IsDir() {
+		return p.readFile(name, name)
+	}
+	found := 0
+	err = filepath.WalkDir(name, func(fpath string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		if fpath != name && strings.HasPrefix(d.Name(), ".") {
+			if d.IsDir() {
+				return filepath.SkipDir
+			}
+			return nil
+		}
+		if d.IsDir() || !isCaseFile(d.Name()) {
+			return nil
+		}
+		if d.Type()&fs.ModeSymlink != 0 {
+			// a link to a file is read; a link to a folder is not followed
+			if st, err := os.Stat(fpath); err != nil || st.IsDir() {
+				return nil
+			}
+		} else if !d.Type().IsRegular() {
+			return nil
+		}
+		found++
+		if !p.readFile(fpath, fpath) {
+			return errStop
+		}
+		return nil
+	})
+	switch {
+	case err == errStop:
+		return false
+	case err != nil:
+		var pe *fs.PathError
+		file := name
+		if errors.As(err, &pe) {
+			file, err = pe.Path, pe.Err
+		}
+		return p.fail(nil, &Error{File: file, Msg: "cannot read folder", Err: err}, true)
+	case found == 0:
+		return p.fail(nil, &Error{File: name, Msg: "folder holds no case files (" + strings.Join(caseExts, ", ") + ")"}, false)
+	}
+	return true
+}
+
+var errStop = errors.New("stop")
+
+// readFile feeds one named file.
+func (p *loader) readFile(display, name string) bool {
+	src := &fileState{display: display, path: name}
+	f, err := os.Open(name)
+	if err != nil {
+		return p.fail(nil, &Error{File: display, Msg: "cannot read", Err: err}, true)
+	}
+	defer f.Close()
+	info, err := f.Stat()
+	if err != nil {
+		return p.fail(nil, &Error{File: display, Msg: "cannot read", Err: err}, true)
+	}
+	if !info.Mode().IsRegular() {
+		src.kind, src.path = srcSpecial, ""
+	}
+	src.mtime = info.ModTime()
+	size := int64(-1)
+	if src.kind == srcFile {
+		size = info.Size()
+	}
+	return p.readStream(src, f, strings.EqualFold(filepath.Ext(name), ".jsonl"), size)
+}
+
+// load runs feed (the producer) against a pool of decoding workers and
+// collects the results in input order.
+func load(opts LoadOptions, feed func(p *loader)) (*Library, error) {
+	lib := &Library{byID: make(map[string]*Case), seed: maphash.MakeSeed()}
+	workers := runtime.GOMAXPROCS(0)
+	p := &loader{
+		opts:  opts,
+		lib:   lib,
+		work:  make(chan *job, 2*workers),
+		order: make(chan *job, 2*workers+2),
+		stop:  make(chan struct{}),
+		free:  make(chan []byte, 3*workers+4),
+	}
+	for range workers {
+		go p.worker()
+	}
+	go func() {
+		defer close(p.work)
+		defer close(p.order)
+		feed(p)
+	}()
+	if err := p.collect(); err != nil {
+		close(p.stop) // the producer and workers wind down on their own
+		go func() {
+			for range p.order { // unblock the producer
+			}
+		}()
+		return nil, err
+	}
+	return lib, nil
+}

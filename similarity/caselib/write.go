@@ -1,0 +1,422 @@
+package caselib
+
+import (
+	"bufio"
+	"bytes"
+	"errors"
+	"fmt"
+	"hash/maphash"
+	"io"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"slices"
+	"sort"
+)
+
+// testHook, when set (by tests), is called at each step of writing a file:
+// "write" (content written to the temporary file), "sync" (after fsync and
+// chmod) and "rename" (just before the temporary file replaces the
+// original). An error makes that step fail.
+var testHook func(step, file string) error
+
+func hook(step, file string) error {
+	if testHook == nil {
+		return nil
+	}
+	return testHook(step, file)
+}
+
+// WriteRelated sets the "related" list of the cases named in related (case
+// id -> ids, most similar first) and rewrites, atomically, only the files
+// whose bytes change. It returns those files, as the user named them, in
+// load order.
+//
+// Only the value of each case's top-level "related" member changes (or the
+// member is added, see SpliceRelated); every other byte of the file stays as
+// it was. A case whose related list already equals the new one (a missing or
+// null "related" counts as empty) is left alone, so a file in which nothing
+// changes is not written and keeps its modification time.
+//
+// Every id in related must name a case of lib that was read from a file:
+// cases from standard input or the embedded seeds are read-only. A file that
+// changed since it was loaded is refused: the size and modification time of
+// every file holding a named case are checked, and the content of a file
+// being rewritten is compared (by hash) with what was loaded.
+//
+// Each file is written to a temporary file in its folder, synced, given the
+// original's permissions and renamed over the original (over the target of a
+// symbolic link). The renames start only when every temporary file is ready;
+// a failure before that removes the temporary files and leaves the originals
+// as they were. (Should a rename itself fail after others have succeeded, the
+// files already replaced are returned with the error.) On success the cases'
+// Related fields and the library's record of the files are updated, so the
+// library can be written again. WriteRelated must not run concurrently with
+// itself or with readers of the same library.
+func WriteRelated(lib *Library, related map[string][]string) ([]string, error) {
+	if lib == nil {
+		return nil, errors.New("caselib: WriteRelated: nil library")
+	}
+	edits, touched, err := planEdits(lib, related)
+	if err != nil {
+		return nil, err
+	}
+	// Refuse when a file of the request has visibly changed, even when it
+	// needs no rewrite: the library's view of it is stale.
+	for _, e := range touched {
+		if err := e.checkStat(); err != nil {
+			return nil, err
+		}
+	}
+	if len(edits) == 0 {
+		return nil, nil
+	}
+	// Prepare every temporary file.
+	for i, e := range edits {
+		if err := e.prepare(lib.seed); err != nil {
+			for _, e := range edits[:i+1] {
+				e.discard()
+			}
+			return nil, err
+		}
+	}
+	// Replace the originals.
+	var written []string
+	for i, e := range edits {
+		err := hook("rename", e.src.display)
+		if err == nil {
+			err = e.checkStat()
+		}
+		if err == nil {
+			err = os.Rename(e.tmp, e.target)
+		}
+		if err != nil {
+			for _, e := range edits[i:] {
+				e.discard()
+			}
+			if len(written) > 0 {
+				err = fmt.Errorf("%w (already written: %v)", err, written)
+			}
+			return written, asError(e.src, "cannot replace the file", err)
+		}
+		e.tmp = ""
+		written = append(written, e.src.display)
+	}
+	syncDirs(edits)
+	for _, e := range edits {
+		e.commit()
+	}
+	return written, nil
+}
+
+// fileEdit is the pending rewrite of one file.
+type fileEdit struct {
+	src    *fileState
+	byLine map[int]*Case // cases to change, by line
+	ids    map[*Case][]string
+	target string // the file to replace (symbolic links resolved)
+	tmp    string // the prepared temporary file, "" when none
+	size   int64
+	hash   uint64
+}
+
+// planEdits checks the request and groups the changing cases by file, in
+// load order. touched lists every file holding a case of the request.
+func planEdits(lib *Library, related map[string][]string) (edits, touched []*fileEdit, err error) {
+	bySrc := make(map[*fileState]*fileEdit)
+	matched := 0
+	for _, c := range lib.Cases {
+		ids, ok := related[c.ID]
+		if !ok {
+			continue
+		}
+		matched++
+		for _, id := range ids {
+			if id == "" {
+				return nil, nil, &Error{File: c.Loc.File, Line: c.Loc.Line, ID: c.ID, Field: "related", Msg: "cannot write an empty id"}
+			}
+		}
+		switch {
+		case c.src == nil:
+			return nil, nil, &Error{File: c.Loc.File, Line: c.Loc.Line, ID: c.ID, Msg: "cannot write related: the case was not loaded from a file"}
+		case c.src.kind == srcStdin:
+			return nil, nil, &Error{File: c.Loc.File, Line: c.Loc.Line, ID: c.ID, Msg: "cannot write related: the case was read from standard input"}
+		case c.src.kind == srcEmbedded:
+			return nil, nil, &Error{File: c.Loc.File, Line: c.Loc.Line, ID: c.ID, Msg: "cannot write related: the embedded seed cases are read-only"}
+		case c.src.kind != srcFile:
+			return nil, nil, &Error{File: c.Loc.File, Line: c.Loc.Line, ID: c.ID, Msg: "cannot write related: the case was not read from a regular file"}
+		}
+		e := bySrc[c.src]
+		if e == nil {
+			e = &fileEdit{src: c.src, byLine: make(map[int]*Case), ids: make(map[*Case][]string)}
+			bySrc[c.src] = e
+			touched = append(touched, e)
+		}
+		if slices.Equal(c.Related, ids) {
+			continue
+		}
+		e.byLine[c.Loc.Line] = c
+		e.ids[c] = ids
+	}
+	if matched < len(related) {
+		var unknown []string
+		for id := range related {
+			if lib.byID[id] == nil {
+				unknown = append(unknown, id)
+			}
+		}
+		sort.Strings(unknown)
+		if len(unknown) > 0 {
+			return nil, nil, fmt.Errorf("caselib: WriteRelated: no case %q in the library", unknown[0])
+		}
+	}
+	// Files in load order.
+	order := make(map[*fileState]int, len(lib.files))
+	for i, f := range lib.files {
+		order[f] = i
+	}
+	sort.SliceStable(touched, func(i, j int) bool { return order[touched[i].src] < order[touched[j].src] })
+	for _, e := range touched {
+		if len(e.byLine) > 0 {
+			edits = append(edits, e)
+		}
+	}
+	return edits, touched, nil
+}
+
+func asError(src *fileState, msg string, err error) error {
+	var ce *Error
+	if errors.As(err, &ce) {
+		return err
+	}
+	return &Error{File: src.display, Msg: msg, Err: err}
+}
+
+func (e *fileEdit) changed() error {
+	return &Error{File: e.src.display, Msg: "file changed since it was loaded; load it again before writing related"}
+}
+
+// checkStat compares the file's size and modification time with those seen
+// when it was loaded.
+func (e *fileEdit) checkStat() error {
+	st, err := os.Stat(e.src.path)
+	if err != nil {
+		return asError(e.src, "cannot write related", err)
+	}
+	if st.Size() != e.src.size || !st.ModTime().Equal(e.src.mtime) {
+		return e.changed()
+	}
+	return nil
+}
+
+// prepare writes the new content to a temporary file next to the target,
+// syncs it and gives it the original's permissions.
+func (e *fileEdit) prepare(seed maphash.Seed) (err error) {
+	target, err := filepath.EvalSymlinks(e.src.path)
+	if err != nil {
+		return asError(e.src, "cannot write related", err)
+	}
+	e.target = target
+	in, err := os.Open(target)
+	if err != nil {
+		return asError(e.src, "cannot write related", err)
+	}
+	defer in.Close()
+	st, err := in.Stat()
+	if err != nil {
+		return asError(e.src, "cannot write related", err)
+	}
+	tmp, err := os.CreateTemp(filepath.Dir(target), "."+filepath.Base(target)+".*.tmp")
+	if err != nil {
+		return asError(e.src, "cannot write related", err)
+	}
+	e.tmp = tmp.Name()
+	defer func() {
+		if tmp != nil {
+			tmp.Close()
+		}
+	}()
+
+	var hin, hout maphash.Hash
+	hin.SetSeed(seed)
+	hout.SetSeed(seed)
+	w := &countWriter{w: tmp, h: &hout}
+	bw := bufio.NewWriterSize(w, 1<<20)
+	if e.src.lines {
+		err = e.rewriteLines(in, bw, &hin)
+	} else {
+		err = e.rewriteDoc(in, bw, &hin)
+	}
+	if err == nil {
+		err = bw.Flush()
+	}
+	if err == nil {
+		err = hook("write", e.src.display)
+	}
+	if err == nil {
+		err = tmp.Sync()
+	}
+	if err == nil {
+		err = tmp.Chmod(st.Mode() & (fs.ModePerm | fs.ModeSetuid | fs.ModeSetgid | fs.ModeSticky))
+	}
+	if err == nil {
+		err = hook("sync", e.src.display)
+	}
+	if cerr := tmp.Close(); err == nil {
+		err = cerr
+	}
+	tmp = nil
+	if err != nil {
+		return asError(e.src, "cannot write related", err)
+	}
+	e.size, e.hash = w.n, hout.Sum64()
+	return nil
+}
+
+type countWriter struct {
+	w io.Writer
+	h *maphash.Hash
+	n int64
+}
+
+func (c *countWriter) Write(p []byte) (int, error) {
+	n, err := c.w.Write(p)
+	c.h.Write(p[:n])
+	c.n += int64(n)
+	return n, err
+}
+
+// splice rewrites the object of case c, checking that it is the case loaded.
+func (e *fileEdit) splice(c *Case, obj []byte) ([]byte, error) {
+	out, id, err := spliceRelated(obj, e.ids[c])
+	if err != nil {
+		return nil, e.changed()
+	}
+	if id != c.ID {
+		return nil, e.changed()
+	}
+	return out, nil
+}
+
+// rewriteLines copies a JSON Lines file, splicing the lines of the changing
+// cases, and checks that the input is the content that was loaded.
+func (e *fileEdit) rewriteLines(in io.Reader, w *bufio.Writer, h *maphash.Hash) error {
+	r := bufio.NewReaderSize(in, 1<<20)
+	var long []byte
+	var size int64
+	done := 0
+	for line := 1; ; line++ {
+		l, err := r.ReadSlice('\n')
+		if err == bufio.ErrBufferFull {
+			long = append(long[:0], l...)
+			for err == bufio.ErrBufferFull {
+				l, err = r.ReadSlice('\n')
+				long = append(long, l...)
+			}
+			l = long
+		}
+		if err != nil && err != io.EOF {
+			return err
+		}
+		h.Write(l)
+		size += int64(len(l))
+		if c := e.byLine[line]; c != nil {
+			body, end := l, len(l)
+			if end > 0 && body[end-1] == '\n' {
+				end--
+				if end > 0 && body[end-1] == '\r' {
+					end--
+				}
+			}
+			start := 0
+			if line == 1 && bytes.HasPrefix(body, bom) {
+				start = len(bom)
+			}
+			out, serr := e.splice(c, body[start:end])
+			if serr != nil {
+				return serr
+			}
+			if bytes.IndexByte(out, '\n') >= 0 {
+				return fmt.Errorf("internal error: spliced line %d spans lines", line)
+			}
+			w.Write(body[:start])
+			w.Write(out)
+			if _, werr := w.Write(body[end:]); werr != nil {
+				return werr
+			}
+			done++
+		} else if _, werr := w.Write(l); werr != nil {
+			return werr
+		}
+		if err == io.EOF {
+			break
+		}
+	}
+	if size != e.src.size || h.Sum64() != e.src.hash || done != len(e.byLine) {
+		return e.changed()
+	}
+	return nil
+}
+
+// rewriteDoc rewrites a file that is one case.
+func (e *fileEdit) rewriteDoc(in io.Reader, w *bufio.Writer, h *maphash.Hash) error {
+	data, err := io.ReadAll(in)
+	if err != nil {
+		return err
+	}
+	h.Write(data)
+	if int64(len(data)) != e.src.size || h.Sum64() != e.src.hash || len(e.byLine) != 1 {
+		return e.changed()
+	}
+	start := 0
+	if bytes.HasPrefix(data, bom) {
+		start = len(bom)
+	}
+	var c *Case
+	for _, one := range e.byLine {
+		c = one
+	}
+	out, err := e.splice(c, data[start:])
+	if err != nil {
+		return err
+	}
+	w.Write(data[:start])
+	_, err = w.Write(out)
+	return err
+}
+
+// discard removes the temporary file, if any.
+func (e *fileEdit) discard() {
+	if e.tmp != "" {
+		os.Remove(e.tmp)
+		e.tmp = ""
+	}
+}
+
+// commit records the new state of a written file in the library.
+func (e *fileEdit) commit() {
+	for c, ids := range e.ids {
+		c.Related = slices.Clone(ids)
+	}
+	e.src.size, e.src.hash = e.size, e.hash
+	if st, err := os.Stat(e.src.path); err == nil {
+		e.src.mtime = st.ModTime()
+	}
+}
+
+// syncDirs flushes the folders of the renamed files (best effort: not every
+// system can sync a folder).
+func syncDirs(edits []*fileEdit) {
+	seen := make(map[string]bool)
+	for _, e := range edits {
+		dir := filepath.Dir(e.target)
+		if seen[dir] {
+			continue
+		}
+		seen[dir] = true
+		if d, err := os.Open(dir); err == nil {
+			d.Sync()
+			d.Close()
+		}
+	}
+}
