@@ -1,0 +1,565 @@
+package tokenize
+
+import (
+	"strings"
+	"sync"
+	"unicode"
+	"unicode/utf8"
+)
+
+// Term is one output term.
+type Term struct {
+	// Text is the normalized form used for matching: lower-cased and
+	// stemmed ("kill"), kept as written for tokens with digits ("us-east-1",
+	// "5xx"), a class term ("<ip>", "5xx"), a synonym canonical
+	// ("kubernet"), or "a b" for a bigram ("connect pool").
+	Text string
+	// Surface is the text it came from, as written in the input
+	// ("OOMKilled", "connection pool", "k8s"). It is a substring of the
+	// input: the whole token for words, parts, classes and one-token
+	// synonyms; the span of both tokens for a bigram; the span of the
+	// matched phrase for a phrase synonym.
+	Surface string
+	// Pos is the index of the source token in the input, counting every
+	// token the segmenter found, stop words included. Parts, classes and
+	// synonyms of one token share its Pos; a bigram or a phrase synonym
+	// carries the Pos of its first token. Terms are emitted in
+	// non-decreasing Pos order, and no Text occurs twice with the same Pos.
+	Pos int
+	// Kind says which pipeline step produced the term.
+	Kind Kind
+}
+
+// Kind says which pipeline step produced a Term.
+type Kind uint8
+
+// Term kinds.
+const (
+	KindWord    Kind = iota // the whole token, normalized
+	KindPart                // a part of a compound token (oom, killed of OOMKilled)
+	KindClass               // a class term: <ip>, <uuid>, <hex>, <num>, <id>, <time>, <date>, <url>, 4xx, 5xx
+	KindSynonym             // the canonical term of a synonym group a member of which occurred
+	KindBigram              // two adjacent content words, "a b"
+)
+
+// String returns the kind's name ("word", "part", "class", "synonym", "bigram").
+func (k Kind) String() string {
+	switch k {
+	case KindWord:
+		return "word"
+	case KindPart:
+		return "part"
+	case KindClass:
+		return "class"
+	case KindSynonym:
+		return "synonym"
+	case KindBigram:
+		return "bigram"
+	}
+	return "kind(?)"
+}
+
+// DefaultMaxTokenBytes is the default Options.MaxTokenBytes.
+const DefaultMaxTokenBytes = 64
+
+// MaxTermsPerByte bounds the output: Analyze(text) never returns more than
+// MaxTermsPerByte*len(text) terms.
+const MaxTermsPerByte = 2
+
+// Options selects the steps of the pipeline. The zero value of each field
+// turns its step off, except DropClasses and MaxTokenBytes, whose zero
+// values keep the default behaviour. Use DefaultOptions and change fields.
+type Options struct {
+	// Stem stems pure-letter ASCII words with the Snowball English stemmer
+	// ("killed" → "kill", "connections" → "connect"). Words with digits or
+	// other symbols and words in other scripts are never stemmed.
+	// Default true.
+	Stem bool
+	// SplitCompounds also emits the parts of compound tokens: pieces
+	// between the joiners - _ . / = : and CamelCase or acronym pieces
+	// ("CrashLoopBackOff" → crash, loop, back, off; "kube-apiserver" →
+	// kube, apiserver). The whole token is always emitted. Parts of one
+	// rune, parts without letters ("1" of "us-east-1") and stop-word parts
+	// are not emitted. Default true.
+	SplitCompounds bool
+	// Synonyms emits, for every occurrence of a member of a group of the
+	// built-in synonym table (synonyms.txt), the group's canonical term.
+	// Default true.
+	Synonyms bool
+	// Bigrams emits a term "a b" for every two adjacent content words (not
+	// stop words, not classes, containing a letter) with no clause break
+	// between them: "connection pool" → "connect pool". Default false.
+	Bigrams bool
+	// StopWords removes stop words (see stop.go for the curated list). When
+	// false, stop words are emitted like any other word; they still never
+	// form bigrams. Default true.
+	StopWords bool
+	// DropClasses drops volatile tokens (IP addresses, UUIDs, hashes, long
+	// numbers, ids, times, dates, URLs) without a trace, and emits no 4xx
+	// or 5xx class for status codes. When false (the default), volatile
+	// tokens are replaced by their class term and status codes also emit
+	// their class.
+	DropClasses bool
+	// MaxTokenBytes is the longest token (in bytes) emitted whole. Longer
+	// tokens are still split into their parts when SplitCompounds is on
+	// and they are at most 256 bytes long. Zero means DefaultMaxTokenBytes.
+	MaxTokenBytes int
+}
+
+// DefaultOptions returns the default options: Stem, SplitCompounds,
+// Synonyms and StopWords on; Bigrams off; classes kept;
+// MaxTokenBytes = DefaultMaxTokenBytes.
+func DefaultOptions() Options {
+	return Options{
+		Stem:           true,
+		SplitCompounds: true,
+		Synonyms:       true,
+		Bigrams:        false,
+		StopWords:      true,
+		MaxTokenBytes:  DefaultMaxTokenBytes,
+	}
+}
+
+// Analyzer turns text into terms. It is safe for concurrent use by many
+// goroutines; its only mutable state is a cache of normalized words.
+type Analyzer struct {
+	opts  Options
+	cache *normCache
+	syn   *synTable
+}
+
+// New returns an Analyzer with the given options.
+func New(opts Options) *Analyzer {
+	if opts.MaxTokenBytes <= 0 {
+		opts.MaxTokenBytes = DefaultMaxTokenBytes
+	}
+	a := &Analyzer{opts: opts, cache: newNormCache()}
+	a.syn = a.buildSynonyms(builtinSynonyms)
+	return a
+}
+
+// Options returns the options the Analyzer was built with, with defaults
+// filled in.
+func (a *Analyzer) Options() Options { return a.opts }
+
+// Analyze returns the terms of text. See the package documentation for the
+// pipeline. Invalid UTF-8 never ends up in a term.
+func (a *Analyzer) Analyze(text string) []Term {
+	return a.AppendTerms(make([]Term, 0, len(text)/8+4), text)
+}
+
+// AppendTerms appends the terms of text to dst and returns the extended
+// slice. Reusing dst across calls makes analysis nearly allocation-free once
+// the Analyzer's word cache is warm.
+func (a *Analyzer) AppendTerms(dst []Term, text string) []Term {
+	sc := scratchPool.Get().(*scratch)
+	a.prepare(sc, text)
+	dst = a.emitTerms(dst, sc, text)
+	sc.release()
+	return dst
+}
+
+// scratch holds the per-call working memory, pooled across calls.
+type scratch struct {
+	toks  []token
+	infos []tokInfo
+	units []unit
+	parts []part
+}
+
+var scratchPool = sync.Pool{New: func() any { return new(scratch) }}
+
+// release clears references into the input and returns sc to the pool
+// unless it grew very large.
+func (sc *scratch) release() {
+	clear(sc.infos)
+	clear(sc.units)
+	if cap(sc.toks) > 1<<16 {
+		return
+	}
+	scratchPool.Put(sc)
+}
+
+// tokInfo is what the first pass learned about one token.
+type tokInfo struct {
+	start, end int    // surface span (a possessive "'s" is cut off)
+	text       string // whole-token term, "" when the whole is not emitted
+	class      string // class term of the whole token, or ""
+	status     string // "4xx"/"5xx" when the token may be a status code
+	u0, u1     int    // the token's units: sc.units[u0:u1]
+	statusCtx  bool   // status needs a context word to count
+	stop       bool   // a stop word (or a compound of stop words)
+	brk        bool   // a clause break precedes the token
+	bigram     bool   // may form bigrams
+	compound   bool   // units are the token's parts (SplitCompounds on, ≥2 parts)
+}
+
+// unit is one word of the stream synonyms are matched on: a token's parts
+// when it is a split compound, else the token itself. Stop words are units
+// too, so phrases like "out of memory" match.
+type unit struct {
+	text  string // normalized text or class term; "" never matches
+	tok   int    // index into sc.infos
+	class bool   // text is a class term
+	stop  bool   // a stop word
+	emit  bool   // emitted as a part (compounds only)
+}
+
+// prepare runs the first pass: segmentation and per-token normalization.
+func (a *Analyzer) prepare(sc *scratch, text string) {
+	sc.toks = segment(text, sc.toks[:0])
+	sc.infos = sc.infos[:0]
+	sc.units = sc.units[:0]
+	for i, tk := range sc.toks {
+		a.analyzeToken(sc, text, i, tk)
+	}
+}
+
+// analyzeToken normalizes token idx and appends its tokInfo and units.
+func (a *Analyzer) analyzeToken(sc *scratch, text string, idx int, tk token) {
+	ti := tokInfo{start: tk.start, end: tk.end, brk: tk.flags&fBreak != 0, u0: len(sc.units)}
+	s := text[tk.start:tk.end]
+	switch {
+	case tk.flags&fURL != 0:
+		ti.class = ClassURL
+		if h := urlHost(s); h != "" && len(h) <= a.opts.MaxTokenBytes && !isIPv4(h) {
+			ti.text, _ = a.normalize(h)
+		}
+		sc.units = append(sc.units, unit{text: ClassURL, tok: idx, class: true})
+	case tk.flags&(fSingle|fSymbol) != 0:
+		if len(s) <= a.opts.MaxTokenBytes {
+			ti.text = s
+			ti.bigram = tk.flags&fSingle != 0
+		}
+		sc.units = append(sc.units, unit{text: ti.text, tok: idx})
+	default:
+		a.analyzeWord(sc, text, &ti, tk.flags, idx)
+	}
+	ti.u1 = len(sc.units)
+	sc.infos = append(sc.infos, ti)
+}
+
+// analyzeWord handles a letter/digit token: contractions and possessives,
+// volatile classes, numbers and status codes, compound parts, the whole
+// token's normal form and stop status.
+func (a *Analyzer) analyzeWord(sc *scratch, text string, ti *tokInfo, fl uint16, idx int) {
+	s := text[ti.start:ti.end]
+	if fl&fApos != 0 {
+		p, w := lastApos(s)
+		suf := s[p+w:]
+		if p > 0 && (suf == "t" || suf == "T") && s[p-1]|0x20 == 'n' {
+			// didn't, can't, won't, isn’t → not
+			ti.text, ti.bigram = "not", true
+			sc.units = append(sc.units, unit{text: "not", tok: idx})
+			return
+		}
+		if isClitic(suf) { // PostHog's, we're, they've, we'll, I'm, it'd
+			s = s[:p]
+			ti.end = ti.start + p
+			fl = wordFlags(s)
+		}
+	}
+	if fl&fDigit != 0 {
+		if c := classifyWhole(s, fl); c != "" {
+			ti.class = c
+			sc.units = append(sc.units, unit{text: c, tok: idx, class: true})
+			return
+		}
+		num := ""
+		switch {
+		case fl&(fLetter|fJoiner|fApos|fNonASCII) == 0: // 90, 2025, 1,000
+			num = s
+			if fl&fComma != 0 {
+				num = strings.ReplaceAll(s, ",", "")
+			}
+		case len(s) == 4 && s[3]|0x20 == 's' && digitsAt(s, 0) == 3: // 502s
+			num = s[:3]
+		case isStatusClassWord(s): // 5XX, 5xxs
+			ti.text, ti.bigram = statusClassWords[s[0]-'1'], true
+			sc.units = append(sc.units, unit{text: ti.text, tok: idx})
+			return
+		}
+		if num != "" {
+			ti.text = num
+			if len(num) == 3 {
+				ti.status, ti.statusCtx = statusClass(atoi(num))
+				ti.statusCtx = ti.statusCtx && len(s) == 3 // "500s" needs no context
+			}
+			sc.units = append(sc.units, unit{text: num, tok: idx})
+			return
+		}
+	}
+	var parts []part
+	if len(s) <= maxSplitBytes && (fl&(fJoiner|fComma) != 0 || fl&(fUpper|fLower) == fUpper|fLower) {
+		sc.parts = splitCompound(s, sc.parts[:0])
+		parts = sc.parts
+	}
+	compound := len(parts) >= 2
+	volClass := ""
+	letterParts, stopParts := 0, 0
+	if compound {
+		for _, p := range parts {
+			ps := s[p.off:p.end]
+			if p.class != "" {
+				if volClass == "" {
+					volClass = p.class
+				}
+				sc.units = append(sc.units, unit{text: p.class, tok: idx, class: true})
+				continue
+			}
+			t, stop := a.normalize(ps)
+			u := unit{text: t, tok: idx, stop: stop}
+			if hasLetter(ps) {
+				letterParts++
+				if stop {
+					stopParts++
+				}
+				// not "3s" of "2.3s" nor "00sc" of a pod name: a part
+				// must start with a letter and have two runes
+				u.emit = !isDigit(ps[0]) && len(ps) > 1 && utf8.RuneCountInString(ps) > 1
+			}
+			sc.units = append(sc.units, u)
+		}
+	}
+	if volClass == "" && len(s) <= a.opts.MaxTokenBytes {
+		ti.text, ti.stop = a.normalize(s)
+		if compound && letterParts > 0 && stopParts == letterParts {
+			ti.stop = true // and/or, e.g, to/from
+		}
+	}
+	if compound && a.opts.SplitCompounds {
+		ti.compound = true
+	} else {
+		sc.units = sc.units[:ti.u0]
+		if volClass != "" {
+			ti.class = volClass
+			sc.units = append(sc.units, unit{text: volClass, tok: idx, class: true})
+		} else {
+			sc.units = append(sc.units, unit{text: ti.text, tok: idx, stop: ti.stop})
+		}
+	}
+	ti.bigram = ti.text != "" && !ti.stop && fl&fLetter != 0
+}
+
+// emitTerms runs the second pass: for each token in order, its whole term,
+// parts, classes, synonyms and bigram.
+func (a *Analyzer) emitTerms(dst []Term, sc *scratch, text string) []Term {
+	o := &a.opts
+	for i := range sc.infos {
+		ti := &sc.infos[i]
+		base := len(dst)
+		surf := text[ti.start:ti.end]
+		if ti.text != "" && !(o.StopWords && ti.stop) {
+			dst = append(dst, Term{Text: ti.text, Surface: surf, Pos: i, Kind: KindWord})
+		}
+		if ti.compound {
+			for k := ti.u0; k < ti.u1; k++ {
+				u := &sc.units[k]
+				switch {
+				case u.class:
+					if !o.DropClasses {
+						dst = emit(dst, base, u.text, surf, i, KindClass)
+					}
+				case u.emit && !(o.StopWords && u.stop):
+					dst = emit(dst, base, u.text, surf, i, KindPart)
+				}
+			}
+		}
+		if !o.DropClasses {
+			if ti.class != "" {
+				dst = emit(dst, base, ti.class, surf, i, KindClass)
+			}
+			if ti.status != "" && (!ti.statusCtx || statusContextAround(sc, text, i)) {
+				dst = emit(dst, base, ti.status, surf, i, KindClass)
+			}
+		}
+		if o.Synonyms {
+			for k := ti.u0; k < ti.u1; k++ {
+				dst = a.matchSynonyms(dst, base, sc, text, k, i)
+			}
+			if ti.compound && ti.text != "" {
+				for _, c := range a.syn.single[ti.text] {
+					dst = emit(dst, base, c, surf, i, KindSynonym)
+				}
+			}
+		}
+		if o.Bigrams && ti.bigram && i+1 < len(sc.infos) {
+			if nx := &sc.infos[i+1]; nx.bigram && !nx.brk {
+				dst = emit(dst, base, ti.text+" "+nx.text, text[ti.start:nx.end], i, KindBigram)
+			}
+		}
+	}
+	return dst
+}
+
+// emit appends a term unless dst[base:] (the terms of the same Pos) already
+// has its Text.
+func emit(dst []Term, base int, text, surface string, pos int, kind Kind) []Term {
+	for j := base; j < len(dst); j++ {
+		if dst[j].Text == text {
+			return dst
+		}
+	}
+	return append(dst, Term{Text: text, Surface: surface, Pos: pos, Kind: kind})
+}
+
+// statusContextAround reports whether a word next to token i makes it read
+// as an HTTP status code ("HTTP 500", "500 errors", "500 Internal").
+func statusContextAround(sc *scratch, text string, i int) bool {
+	for _, j := range [2]int{i - 1, i + 1} {
+		if j < 0 || j >= len(sc.infos) {
+			continue
+		}
+		nb := &sc.infos[j]
+		if (j < i && sc.infos[i].brk) || (j > i && nb.brk) {
+			continue
+		}
+		w := text[nb.start:nb.end]
+		if len(w) > 16 {
+			continue
+		}
+		var buf [16]byte
+		for k := 0; k < len(w); k++ {
+			c := w[k]
+			if c >= 'A' && c <= 'Z' {
+				c += 'a' - 'A'
+			}
+			buf[k] = c
+		}
+		if statusContext[string(buf[:len(w)])] {
+			return true
+		}
+	}
+	return false
+}
+
+// statusClassWords are the normalized status classes, indexed by the
+// first digit minus one.
+var statusClassWords = [...]string{"1xx", "2xx", "3xx", "4xx", "5xx"}
+
+// isStatusClassWord reports whether s is a status class as written in
+// text: 5xx, 5XX, 4xxs.
+func isStatusClassWord(s string) bool {
+	if len(s) != 3 && (len(s) != 4 || s[3]|0x20 != 's') {
+		return false
+	}
+	return s[0] >= '1' && s[0] <= '5' && s[1]|0x20 == 'x' && s[2]|0x20 == 'x'
+}
+
+// lastApos returns the byte index and width of the last apostrophe (' or ’)
+// in s.
+func lastApos(s string) (int, int) {
+	for i := len(s) - 1; i >= 0; i-- {
+		if s[i] == '\'' {
+			return i, 1
+		}
+		if s[i] == 0x99 && i >= 2 && s[i-2] == 0xE2 && s[i-1] == 0x80 { // U+2019
+			return i - 2, 3
+		}
+	}
+	return 0, 0
+}
+
+// isClitic reports whether suf (after an apostrophe) is a possessive or
+// contracted verb that is cut off the word.
+func isClitic(suf string) bool {
+	switch len(suf) {
+	case 1:
+		switch suf[0] | 0x20 {
+		case 's', 'd', 'm':
+			return true
+		}
+	case 2:
+		return equalFoldASCII(suf, "re") || equalFoldASCII(suf, "ve") || equalFoldASCII(suf, "ll")
+	}
+	return false
+}
+
+// wordFlags recomputes the scanner flags of a word token.
+func wordFlags(s string) uint16 {
+	var fl uint16
+	for i := 0; i < len(s); {
+		c := s[i]
+		if c < utf8.RuneSelf {
+			switch ac := asciiClass[c]; {
+			case ac&acLower != 0:
+				fl |= fLower | fLetter
+			case ac&acUpper != 0:
+				fl |= fUpper | fLetter
+			case ac&acDigit != 0:
+				fl |= fDigit
+			case ac&acJoiner != 0:
+				fl |= fJoiner
+			case c == '\'':
+				fl |= fApos
+			case c == ',':
+				fl |= fComma
+			}
+			i++
+			continue
+		}
+		r, size := utf8.DecodeRuneInString(s[i:])
+		fl |= fNonASCII
+		switch {
+		case r == 0x2019:
+			fl |= fApos
+		case unicode.IsUpper(r):
+			fl |= fUpper | fLetter
+		case unicode.IsLower(r):
+			fl |= fLower | fLetter
+		case unicode.IsDigit(r):
+			fl |= fDigit
+		case unicode.IsLetter(r):
+			fl |= fLetter
+		}
+		i += size
+	}
+	return fl
+}
+
+// hasLetter reports whether s has a letter (any rune outside ASCII counts).
+func hasLetter(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if c := s[i]; c >= utf8.RuneSelf || isLetter(c) {
+			return true
+		}
+	}
+	return false
+}
+
+// urlHost returns the host of a URL without "www." and port, lower-cased by
+// the caller, or "" when it does not look like a host name.
+func urlHost(u string) string {
+	i := strings.Index(u, "://")
+	if i < 0 {
+		return ""
+	}
+	h := u[i+3:]
+	if j := strings.IndexAny(h, "/?#"); j >= 0 {
+		h = h[:j]
+	}
+	if j := strings.LastIndexByte(h, '@'); j >= 0 {
+		h = h[j+1:]
+	}
+	if j := strings.IndexByte(h, ':'); j >= 0 {
+		h = h[:j]
+	}
+	if len(h) > 4 && equalFoldASCII(h[:4], "www.") {
+		h = h[4:]
+	}
+	letter := false
+	for k := 0; k < len(h); k++ {
+		c := h[k]
+		switch {
+		case isLetter(c):
+			letter = true
+		case isDigit(c), c == '-', c == '.':
+		default:
+			return ""
+		}
+	}
+	if !letter || h[0] == '.' || h[0] == '-' || h[len(h)-1] == '.' || h[len(h)-1] == '-' {
+		return ""
+	}
+	return h
+}

@@ -1,0 +1,187 @@
+package tokenize
+
+import (
+	"bufio"
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"runtime"
+	"testing"
+)
+
+// collectEN appends every string stored under an "en" key anywhere in v.
+func collectEN(v any, out []string) []string {
+	switch x := v.(type) {
+	case map[string]any:
+		for k, e := range x {
+			if s, ok := e.(string); ok && k == "en" {
+				out = append(out, s)
+				continue
+			}
+			out = collectEN(e, out)
+		}
+	case []any:
+		for _, e := range x {
+			out = collectEN(e, out)
+		}
+	}
+	return out
+}
+
+// seedTexts returns the English strings of the seed cases in ../seeds.
+func seedTexts(tb testing.TB) []string {
+	tb.Helper()
+	files, err := filepath.Glob("../seeds/*.json")
+	if err != nil || len(files) == 0 {
+		tb.Fatalf("no seed files: %v", err)
+	}
+	var out []string
+	for _, f := range files {
+		b, err := os.ReadFile(f)
+		if err != nil {
+			tb.Fatal(err)
+		}
+		var v any
+		if err := json.Unmarshal(b, &v); err != nil {
+			tb.Fatalf("%s: %v", f, err)
+		}
+		out = collectEN(v, out)
+	}
+	return out
+}
+
+const incidentsPath = "../../shared/data/incidents/cases.jsonl"
+
+// loadIncidents returns title.en and summary.en of every case in the
+// shared incident corpus.
+func loadIncidents() ([]string, error) {
+	f, err := os.Open(incidentsPath)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	type en struct {
+		EN *string `json:"en"`
+	}
+	var out []string
+	sc := bufio.NewScanner(f)
+	sc.Buffer(make([]byte, 1<<20), 64<<20)
+	for sc.Scan() {
+		var c struct {
+			Title   en `json:"title"`
+			Summary en `json:"summary"`
+		}
+		if err := json.Unmarshal(sc.Bytes(), &c); err != nil {
+			return nil, err
+		}
+		for _, s := range []*string{c.Title.EN, c.Summary.EN} {
+			if s != nil && *s != "" {
+				out = append(out, *s)
+			}
+		}
+	}
+	return out, sc.Err()
+}
+
+// incidentTexts returns loadIncidents, skipping when the corpus is absent.
+func incidentTexts(tb testing.TB) []string {
+	tb.Helper()
+	out, err := loadIncidents()
+	if err != nil {
+		tb.Skipf("incident corpus unavailable: %v", err)
+	}
+	return out
+}
+
+// benchTexts analyzes texts b.N times, reporting MB/s, allocations per
+// token and terms per token.
+func benchTexts(b *testing.B, texts []string, opts Options) {
+	a := New(opts)
+	size, tokens := 0, 0
+	for _, t := range texts {
+		size += len(t)
+		tokens += len(segment(t, nil))
+	}
+	var dst []Term
+	for _, t := range texts { // warm the word cache, as a long-running indexer would
+		dst = a.AppendTerms(dst[:0], t)
+	}
+	b.SetBytes(int64(size))
+	b.ReportAllocs()
+	b.ResetTimer()
+	var ms0, ms1 runtime.MemStats
+	runtime.ReadMemStats(&ms0)
+	terms := 0
+	for i := 0; i < b.N; i++ {
+		terms = 0
+		for _, t := range texts {
+			dst = a.AppendTerms(dst[:0], t)
+			terms += len(dst)
+		}
+	}
+	b.StopTimer()
+	runtime.ReadMemStats(&ms1)
+	n := float64(b.N) * float64(tokens)
+	b.ReportMetric(float64(ms1.Mallocs-ms0.Mallocs)/n, "allocs/token")
+	b.ReportMetric(float64(terms)/float64(tokens), "terms/token")
+}
+
+// BenchmarkAnalyzeSeeds analyzes the English text of the seed cases.
+func BenchmarkAnalyzeSeeds(b *testing.B) {
+	benchTexts(b, seedTexts(b), DefaultOptions())
+}
+
+// BenchmarkAnalyzeIncidents analyzes title and summary of every case of the
+// shared incident corpus.
+func BenchmarkAnalyzeIncidents(b *testing.B) {
+	benchTexts(b, incidentTexts(b), DefaultOptions())
+}
+
+// BenchmarkAnalyzeIncidentsAllOn turns every step on, bigrams included.
+func BenchmarkAnalyzeIncidentsAllOn(b *testing.B) {
+	o := DefaultOptions()
+	o.Bigrams = true
+	benchTexts(b, incidentTexts(b), o)
+}
+
+// BenchmarkAnalyzeIncidentsCold builds a new Analyzer per pass, so every
+// distinct word is normalized and stemmed once per pass (an empty cache).
+func BenchmarkAnalyzeIncidentsCold(b *testing.B) {
+	texts := incidentTexts(b)
+	size := 0
+	for _, t := range texts {
+		size += len(t)
+	}
+	b.SetBytes(int64(size))
+	b.ReportAllocs()
+	var dst []Term
+	for i := 0; i < b.N; i++ {
+		a := New(DefaultOptions())
+		for _, t := range texts {
+			dst = a.AppendTerms(dst[:0], t)
+		}
+	}
+}
+
+// BenchmarkAnalyzeIncidentsParallel analyzes the corpus from GOMAXPROCS
+// goroutines sharing one Analyzer, as the engine's parallel indexer does.
+func BenchmarkAnalyzeIncidentsParallel(b *testing.B) {
+	texts := incidentTexts(b)
+	a := New(DefaultOptions())
+	size := 0
+	for _, t := range texts {
+		size += len(t)
+		a.Analyze(t)
+	}
+	b.SetBytes(int64(size) / int64(len(texts)))
+	b.ReportAllocs()
+	b.ResetTimer()
+	b.RunParallel(func(pb *testing.PB) {
+		var dst []Term
+		i := 0
+		for pb.Next() {
+			dst = a.AppendTerms(dst[:0], texts[i%len(texts)])
+			i++
+		}
+	})
+}

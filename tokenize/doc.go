@@ -1,0 +1,78 @@
+// Package tokenize is caselink's analyzer for incident English: it turns
+// on-call pastes, status-page updates and post-mortems into terms.
+//
+// Incident text is full of tokens that ordinary tokenizers destroy —
+// OOMKilled, CrashLoopBackOff, kube-apiserver, X-Forwarded-For,
+// resourceVersion=0, us-east-1, HTTP 429, 5xx, p99, x509, 10.0.0.12,
+// 20-second — and the same fact is written many ways ("pods OOMKilled",
+// "out-of-memory killed"). The analyzer keeps such tokens whole, also emits
+// their pieces, and maps known equivalents onto one term, so that a query
+// and the right past case meet on shared terms. Queries and cases must be
+// analyzed by Analyzers with the same Options.
+//
+// # Pipeline
+//
+// Analyze runs these steps; each Term records its normalized Text, the
+// Surface it came from (a substring of the input, such as "OOMKilled", for
+// explanations), the Pos of its source token and the Kind of step that
+// produced it.
+//
+//  1. Segment (segment.go). Tokens are runs of letters and digits. The
+//     joiners - _ . / = : keep a token whole when a letter or digit
+//     follows ("kube-apiserver", "resourceVersion=0", "10.0.0.12",
+//     "HTTP/2"); a trailing "." or ":" is not part of it. Apostrophes join
+//     letters ("didn't"), commas join digits ("1,000"). "scheme://…" is one
+//     URL token. Han ideographs, Hiragana and letters of Thai, Lao, Khmer
+//     and Myanmar are one token per rune; Hangul and Katakana runs are
+//     tokens; emoji clusters are tokens; a change of script is a boundary
+//     ("Redis에서" → "Redis", "에서"). HTML tags and entities are skipped.
+//     Clause punctuation and blank lines between tokens are remembered as
+//     breaks, which bigrams and phrase synonyms do not cross.
+//  2. Split compounds (compound.go), before lower-casing: the whole token is
+//     kept and its parts are emitted too — pieces between joiners
+//     ("kube-apiserver" → kube, apiserver) and CamelCase and acronym pieces
+//     ("OOMKilled" → oom, killed; "CrashLoopBackOff" → crash, loop, back,
+//     off). Letters and digits are never split apart (p99, x509, http2,
+//     ipv6, "IPv6" and "URLs" stay whole). Parts of one rune and parts
+//     without letters are not emitted: "us-east-1" gives the whole
+//     "us-east-1" and the part "east" ("us" is a stop word, "1" has no
+//     letter); "20-second" gives "20-second" and "second".
+//  3. Lower-case. Contractions and possessives are normalized first:
+//     "didn't", "can't", "won’t" → not; "PostHog's" → PostHog; "we're" → we.
+//  4. Stop words (stop.go): a curated list of function words that keeps
+//     what matters in incidents (down, up, off, over, out, not, no, back,
+//     full, system, fire, call, above, below…). Stop words are dropped from
+//     the output but still take part in phrase synonyms ("out of memory").
+//  5. Stem (stem.go) pure-letter ASCII words with the Snowball English
+//     stemmer ("killed" → kill, "connections" → connect). Tokens with
+//     digits (5xx, 429, p99, http2, us-east-1) are kept as written, lower
+//     case; other scripts are only lower-cased. Every distinct spelling is
+//     normalized once per Analyzer and cached.
+//  6. Classes (volatile.go). Volatile tokens become class terms so they do
+//     not pollute the vocabulary: IP addresses → <ip>, UUIDs → <uuid>, hex
+//     hashes → <hex>, numbers of 6+ digits → <num>, random ids → <id>,
+//     clock times and timestamps → <time>, dates → <date>, URLs → <url>
+//     (plus the host name as a word). A compound with a volatile part
+//     ("api-7d9f8b6c5-x2k4j") is not emitted whole; its other parts are.
+//     HTTP status codes are kept and also emit their class: "503" → 503,
+//     5xx; "502s" → 502, 5xx; round codes (400, 500) only next to a word
+//     such as HTTP, status, error or internal.
+//  7. Synonyms (synonyms.go, data in synonyms.txt). Whenever a member of an
+//     equivalence group occurs — a word or a phrase, matched after
+//     lower-casing, splitting and stemming — the group's canonical term is
+//     emitted as well: "k8s" → kubernet, "out-of-memory" → oom, "LB" →
+//     loadbalanc, "rate limited" → 429. Cases and queries get the same
+//     treatment, so both sides meet on the canonical.
+//  8. Bigrams (off by default): adjacent content words also emit "a b"
+//     ("connection pool" → "connect pool", Surface "connection pool").
+//
+// Options turns steps on and off so an evaluation can measure each.
+// An Analyzer is safe for concurrent use.
+//
+// # What does not live here
+//
+// This package knows nothing about cases, vectors, files or scores: it does
+// no weighting, no vector building and no ranking (package similarity
+// does), reads no case files and keeps no index. It depends only on the
+// standard library and the Snowball stemmer.
+package tokenize

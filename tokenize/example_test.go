@@ -1,0 +1,30 @@
+package tokenize_test
+
+import (
+	"fmt"
+
+	"github.com/caselink/caselink/tokenize"
+)
+
+// An on-call line: compound tokens keep their whole form and add their
+// parts, status codes add their class, IP addresses become <ip>, and
+// synonym groups add their canonical term ("k8s" → kubernet).
+func ExampleAnalyzer_Analyze() {
+	a := tokenize.New(tokenize.DefaultOptions())
+	for _, t := range a.Analyze("k8s pods OOMKilled, HTTP 503 from 10.0.0.12 in us-east-1") {
+		fmt.Printf("%d %-9s %-13q %s\n", t.Pos, t.Kind, t.Text, t.Surface)
+	}
+	// Output:
+	// 0 word      "k8s"         k8s
+	// 0 synonym   "kubernet"    k8s
+	// 1 word      "pod"         pods
+	// 2 word      "oomkil"      OOMKilled
+	// 2 part      "oom"         OOMKilled
+	// 2 part      "kill"        OOMKilled
+	// 3 word      "http"        HTTP
+	// 4 word      "503"         503
+	// 4 class     "5xx"         503
+	// 6 class     "<ip>"        10.0.0.12
+	// 8 word      "us-east-1"   us-east-1
+	// 8 part      "east"        us-east-1
+}
