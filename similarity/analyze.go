@@ -1,0 +1,156 @@
+package similarity
+
+import (
+	"runtime"
+	"slices"
+	"strings"
+	"sync"
+
+	"github.com/caselink/caselink/tokenize"
+)
+
+// tagPrefix starts every tag in the vocabulary, so a tag never shares a term
+// id (or a document frequency) with a word of text. The analyzer never
+// produces it.
+const tagPrefix = "\x01"
+
+// entry packs one (term, view, count) of an analyzed case into a uint64:
+// raw term id in the high 32 bits, view in bits 16–23, count in the low 16
+// bits. Sorting entries sorts them by term, then view.
+type entry uint64
+
+func newEntry(raw uint32, v View, tf int) entry {
+	if tf > 0xffff {
+		tf = 0xffff
+	}
+	return entry(uint64(raw)<<32 | uint64(v)<<16 | uint64(tf))
+}
+
+func (e entry) raw() uint32 { return uint32(e >> 32) }
+func (e entry) view() View  { return View(e >> 16 & 0xff) }
+func (e entry) tf() int     { return int(e & 0xffff) }
+
+// analyzed is what the index remembers of one case between rebuilds: its
+// terms per view with their counts, and the length of each text view in
+// terms. Re-weighting (when idf changes) starts from here, so no case is
+// tokenized twice.
+type analyzed struct {
+	ents   []entry // sorted
+	length [textViews]int32
+}
+
+// vocabulary maps term strings to raw ids. Raw ids are never reused; the
+// index renumbers the terms in use canonically on every build (see build.go).
+type vocabulary struct {
+	ids      map[string]uint32
+	terms    []string
+	surface  []string // surface form of the term in the first case that has it
+	firstDoc []int    // library position of that case
+	clone    bool     // copy strings on intern, so no case text is kept alive
+}
+
+func newVocabulary() *vocabulary {
+	return &vocabulary{ids: make(map[string]uint32), clone: true}
+}
+
+// intern returns the raw id of term, adding it when new.
+func (v *vocabulary) intern(term, surface string, doc int) uint32 {
+	if id, ok := v.ids[term]; ok {
+		if doc < v.firstDoc[id] {
+			if v.clone {
+				surface = strings.Clone(surface)
+			}
+			v.surface[id], v.firstDoc[id] = surface, doc
+		}
+		return id
+	}
+	if v.clone {
+		term, surface = strings.Clone(term), strings.Clone(surface)
+	}
+	id := uint32(len(v.terms))
+	v.ids[term] = id
+	v.terms = append(v.terms, term)
+	v.surface = append(v.surface, surface)
+	v.firstDoc = append(v.firstDoc, doc)
+	return id
+}
+
+// localVocab is one worker's vocabulary while analyzing in parallel; it is
+// merged into the shared vocabulary afterwards.
+type localVocab struct {
+	vocabulary
+	counts map[uint32]int // scratch: term counts of the case being analyzed
+}
+
+// analyzeDocs analyzes docs (the cases at library positions base, base+1, …)
+// on all cores and interns their terms into voc. The result is the same for
+// any number of cores.
+func analyzeDocs(an *tokenize.Analyzer, voc *vocabulary, docs []Document, base int) []analyzed {
+	out := make([]analyzed, len(docs))
+	workers := min(runtime.GOMAXPROCS(0), max(1, len(docs)/64))
+	locals := make([]*localVocab, workers)
+	var wg sync.WaitGroup
+	for w := range workers {
+		lv := &localVocab{vocabulary: vocabulary{ids: make(map[string]uint32)}, counts: make(map[uint32]int)}
+		locals[w] = lv
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			var terms []tokenize.Term
+			for i := w; i < len(docs); i += workers {
+				out[i] = lv.analyze(an, &docs[i], base+i, &terms)
+			}
+		}()
+	}
+	wg.Wait()
+	// Map each worker's ids to shared ids, then rewrite its cases' entries.
+	maps := make([][]uint32, workers)
+	for w, lv := range locals {
+		m := make([]uint32, len(lv.terms))
+		for id, t := range lv.terms {
+			m[id] = voc.intern(t, lv.surface[id], lv.firstDoc[id])
+		}
+		maps[w] = m
+	}
+	for w := range workers {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			m := maps[w]
+			for i := w; i < len(docs); i += workers {
+				ents := out[i].ents
+				for j, e := range ents {
+					ents[j] = newEntry(m[e.raw()], e.view(), e.tf())
+				}
+				slices.Sort(ents)
+			}
+		}()
+	}
+	wg.Wait()
+	return out
+}
+
+// analyze turns one document into entries with ids of this local vocabulary.
+func (lv *localVocab) analyze(an *tokenize.Analyzer, d *Document, doc int, scratch *[]tokenize.Term) analyzed {
+	var a analyzed
+	for v := range textViews {
+		clear(lv.counts)
+		n := 0
+		for _, text := range d.Text[v] {
+			terms := an.AppendTerms((*scratch)[:0], text)
+			for _, t := range terms {
+				lv.counts[lv.intern(t.Text, t.Surface, doc)]++
+			}
+			n += len(terms)
+			*scratch = terms
+		}
+		a.length[v] = int32(n)
+		for id, tf := range lv.counts {
+			a.ents = append(a.ents, newEntry(id, View(v), tf))
+		}
+	}
+	for _, tag := range d.Tags {
+		a.ents = append(a.ents, newEntry(lv.intern(tagPrefix+tag, tag, doc), Tags, 1))
+	}
+	return a
+}

@@ -1,0 +1,167 @@
+package similarity
+
+import "github.com/caselink/caselink/tokenize"
+
+// View is one of the four parts a case vector is built from.
+type View uint8
+
+// The views of a case, in the order they are stored.
+const (
+	Symptoms View = iota // title, symptoms_text, detection, impact
+	Cause                // summary, trigger, lessons
+	Response             // remediation, action_items
+	Tags                 // namespaced tags
+	numViews
+)
+
+// NumViews is the number of views a case vector has.
+const NumViews = int(numViews)
+
+// textViews is the number of views made of analyzed text (all but Tags).
+const textViews = 3
+
+var viewNames = [NumViews]string{"symptoms", "cause", "response", "tags"}
+
+// String returns the view's name as it appears in explanations.
+func (v View) String() string {
+	if int(v) < NumViews {
+		return viewNames[v]
+	}
+	return "view?"
+}
+
+// Weighting selects how a term's count in a case becomes its weight.
+type Weighting uint8
+
+const (
+	// TFIDF weighs a term by (1 + ln tf) · idf, as scikit-learn's
+	// TfidfVectorizer(sublinear_tf=True) does.
+	TFIDF Weighting = iota
+	// BM25 weighs a term by idf · tf·(k1+1) / (tf + k1·(1 − b + b·len/avglen)):
+	// tf saturates, and a term counts less in a long text than in a short one.
+	BM25
+)
+
+// String returns "tfidf" or "bm25".
+func (w Weighting) String() string {
+	if w == BM25 {
+		return "bm25"
+	}
+	return "tfidf"
+}
+
+// Config holds every weight and switch of the engine. The zero value is not
+// useful; start from [DefaultConfig]. The defaults were chosen by measurement
+// with `caselink eval --grid` (see eval/README.md).
+type Config struct {
+	// Analyzer configures tokenization of case text and pastes alike.
+	Analyzer tokenize.Options
+
+	// Weighting is the term weighting of case text views.
+	Weighting Weighting
+	// K1 and B are the BM25 parameters, used when Weighting is BM25.
+	K1, B float64
+
+	// Pivot is the strength of pivoted length normalization, in [0, 1]. A view
+	// vector is divided by max(‖x‖, Pivot·p + (1−Pivot)·‖x‖), where p is the
+	// mean norm of that view over the library: with Pivot 0 it is plain L2
+	// normalization; with Pivot > 0 a text shorter than usual is trusted less,
+	// so a one-line notice no longer wins on one or two shared words. Long
+	// texts are never boosted, so scores stay in [0, 1].
+	Pivot float64
+
+	// Views are the weights of the four views in a case-to-case score
+	// (relate, dupes, the second stage of match). They are normalized to
+	// sum to 1.
+	Views [NumViews]float64
+
+	// Query are the weights with which a pasted text's vector is matched
+	// against the symptoms, cause and response views of a case, and its
+	// inferred tags against the tag view. They are normalized to sum to 1.
+	Query [NumViews]float64
+
+	// TagKinds weighs each kind of tag within the tag view, in the order of
+	// [TagKindNames]: domain, symptom, component, root_cause, contributing.
+	// A domain tag (kubernetes, database) says what technology was involved,
+	// not what happened, so it may count less than the others.
+	TagKinds [NumTagKinds]float64
+
+	// InferTags turns on tag inference for pasted text: a library tag whose
+	// words all occur in the paste (symptom:oom-killed for "pods OOMKilled")
+	// joins the paste's tag vector.
+	InferTags bool
+
+	// Expand is the weight e, in [0, 1], of the second stage of match: hits
+	// are re-ranked by (1−e)·s(hit) + e·s(best)·sim(hit, best), where s is the
+	// first-pass score and sim the case-to-case similarity to the best hit's
+	// full case vector, tags included. The best hit keeps its score; a weak
+	// best hit lends little. 0 turns the second stage off.
+	Expand float64
+	// ExpandHits is how many of the best first-pass hits may feed the second
+	// stage: the next ones join only when they tie closely with the best
+	// (within 10%), and their terms are averaged, weighted by score.
+	ExpandHits int
+	// ExpandPool is how many first-pass hits, and how many neighbours of
+	// the best hit, are re-ranked by the second stage.
+	ExpandPool int
+}
+
+// DefaultConfig returns the configuration caselink uses unless told
+// otherwise. Each value was chosen with the eval grid over the seeds set,
+// SemEval-2016 dev, GitBugs train and the judged incidents (see README.md,
+// "How good is it").
+func DefaultConfig() Config {
+	return Config{
+		Analyzer:   tokenize.DefaultOptions(),
+		Weighting:  TFIDF,
+		K1:         1.2,
+		B:          0.75,
+		Pivot:      0.3,
+		Views:      [NumViews]float64{0.15, 0.35, 0.1, 0.4},
+		Query:      [NumViews]float64{0.45, 0.35, 0.1, 0.1},
+		TagKinds:   [NumTagKinds]float64{0.3, 1, 1, 1, 0.5},
+		InferTags:  true,
+		Expand:     0.7,
+		ExpandHits: 1,
+		ExpandPool: 50,
+	}
+}
+
+// normalized returns w scaled to sum to 1 (all zero stays all zero).
+func normalized(w [NumViews]float64) [NumViews]float64 {
+	var s float64
+	for _, x := range w {
+		if x > 0 {
+			s += x
+		}
+	}
+	var out [NumViews]float64
+	if s == 0 {
+		return out
+	}
+	for i, x := range w {
+		if x > 0 {
+			out[i] = x / s
+		}
+	}
+	return out
+}
+
+// MarshalText writes a view by name, so explanations read well as JSON.
+func (v View) MarshalText() ([]byte, error) { return []byte(v.String()), nil }
+
+// NumTagKinds is the number of kinds of tag a case has.
+const NumTagKinds = 5
+
+// TagKindNames are the namespaces of tags, in the order of Config.TagKinds.
+var TagKindNames = [NumTagKinds]string{"domain", "symptom", "component", "root_cause", "contributing"}
+
+// tagKind returns the index in TagKindNames of a namespaced tag, -1 if none.
+func tagKind(tag string) int {
+	for i, ns := range TagKindNames {
+		if len(tag) > len(ns) && tag[len(ns)] == ':' && tag[:len(ns)] == ns {
+			return i
+		}
+	}
+	return -1
+}

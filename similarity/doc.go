@@ -1,0 +1,44 @@
+// Package similarity is caselink's engine: it turns incident cases into
+// weighted sparse vectors and answers "which cases are most like this?" with
+// exact cosine scores and an explanation of every score.
+//
+// # Vectors
+//
+// Every case is read through four views (see [View]):
+//
+//   - symptoms: title, symptoms_text, detection and impact — what people saw;
+//   - cause: summary, trigger and lessons — what happened and why;
+//   - response: remediation and action_items — what was done;
+//   - tags: namespaced tags such as domain:kubernetes, symptom:oom-killed,
+//     component:service-discovery, root_cause:capacity, contributing:retry-storm.
+//
+// The text views are analyzed by package tokenize and weighted by TF-IDF
+// (sublinear tf, smoothed idf) or by BM25-style tf saturation; tags are
+// weighted by idf. Each view is L2-normalized (optionally with a pivoted
+// length penalty for short texts, see [Config.Pivot]) and the views are
+// concatenated with weights so that a case-to-case score is
+//
+//	score(a, b) = Σ_v w_v · cos_v(a, b) / (‖a‖·‖b‖),  ‖a‖² = Σ_{v in a} w_v·‖a_v‖²
+//
+// which is the plain cosine of the concatenated vectors: symmetric, in [0, 1],
+// 1 for a case against itself, and a sum of per-term contributions (the
+// explanation).
+//
+// A pasted text has no views and no tags: its one text vector is matched
+// against each text view of the cases with the weights of [Config.Query], and
+// tags may be inferred from its words ([Config.InferTags]). An optional second
+// stage re-ranks the first hits by their similarity to the best hit's full
+// case vector ([Config.Expand]).
+//
+// # Index
+//
+// [Index] keeps the vectors of all cases in contiguous arrays and an inverted
+// index from (term, view) to postings. Top-k is exact: scores are accumulated
+// term at a time, largest contributions first, and low-impact terms are only
+// read for the candidates that can still reach the top k (a MaxScore-style
+// bound that never changes the result). Ties break by case id.
+//
+// What does not live here: reading and writing case files (package
+// similarity/caselib), turning text into terms (package tokenize), flags,
+// terminals and HTTP (cmd/caselink), and measuring quality (package eval).
+package similarity

@@ -1,0 +1,78 @@
+package similarity
+
+import (
+	"slices"
+	"strings"
+
+	"github.com/caselink/caselink/similarity/caselib"
+)
+
+// Document is what the engine reads of a case: the English text of each text
+// view and the namespaced tags.
+type Document struct {
+	Text [textViews][]string // text fragments per view, in field order
+	Tags []string            // namespaced tags, e.g. "symptom:oom-killed"
+}
+
+// NewDocument gathers a case's English text into views and its tag lists
+// into namespaced tags. Korean text is not used: matching is on English.
+func NewDocument(c *caselib.Case) Document {
+	var d Document
+	add := func(v View, s string) {
+		if s = strings.TrimSpace(s); s != "" {
+			d.Text[v] = append(d.Text[v], s)
+		}
+	}
+	add(Symptoms, c.Title.EN)
+	add(Symptoms, c.SymptomsText.EN)
+	add(Symptoms, c.Detection.EN)
+	add(Symptoms, c.Impact.Scope)
+	add(Symptoms, c.Impact.Users)
+	add(Symptoms, c.Impact.Region)
+	add(Cause, c.Summary.EN)
+	add(Cause, c.Trigger.EN)
+	add(Cause, c.Lessons.EN)
+	for _, t := range c.Remediation {
+		add(Response, t.EN)
+	}
+	for _, t := range c.ActionItems {
+		add(Response, t.EN)
+	}
+	d.Tags = CaseTags(c)
+	return d
+}
+
+// CaseTags returns the namespaced tags of a case, sorted and without
+// repeats: "domain:", "symptom:", "component:", "root_cause:" and
+// "contributing:" followed by the tag as written, lowercased, with spaces
+// turned into hyphens. Values such as "unknown" that say nothing are left out.
+func CaseTags(c *caselib.Case) []string {
+	var tags []string
+	add := func(ns string, vals []string) {
+		for _, v := range vals {
+			v = normalizeTag(v)
+			if v == "" || v == "unknown" || v == "none" || v == "n/a" {
+				continue
+			}
+			tags = append(tags, ns+v)
+		}
+	}
+	add("domain:", c.Domain)
+	add("symptom:", c.Symptoms)
+	add("component:", c.Components)
+	add("root_cause:", c.RootCause)
+	add("contributing:", c.Contributing)
+	return sortedUnique(tags)
+}
+
+// normalizeTag lowercases a tag and joins its words with hyphens.
+func normalizeTag(s string) string {
+	s = strings.ToLower(strings.TrimSpace(s))
+	return strings.Join(strings.Fields(s), "-")
+}
+
+// sortedUnique sorts s and removes repeats, in place.
+func sortedUnique(s []string) []string {
+	slices.Sort(s)
+	return slices.Compact(s)
+}

@@ -1,0 +1,361 @@
+package similarity
+
+import (
+	"fmt"
+	"math"
+	"runtime"
+	"slices"
+	"strings"
+	"sync"
+
+	"github.com/caselink/caselink/similarity/caselib"
+	"github.com/caselink/caselink/tokenize"
+)
+
+// Index holds the vectors of a library's cases and an inverted index over
+// them. An Index is immutable once built and safe for concurrent use; [Index.Update]
+// returns a new Index and leaves the old one serving.
+type Index struct {
+	cfg   Config
+	views [NumViews]float64 // cfg.Views, normalized
+	query [NumViews]float64 // cfg.Query, normalized
+	an    *tokenize.Analyzer
+	voc   *vocabulary
+
+	cases []*caselib.Case
+	docs  []analyzed
+	byID  map[string]int
+
+	// Canonical vocabulary of this build: the terms in use, most frequent
+	// first, ties by term. Keys of vectors and postings are
+	// canonical id·NumViews + view.
+	canon []uint32 // raw id → canonical id + 1; 0 when the term is not in use
+	craw  []uint32 // canonical id → raw id
+	df    []int32  // canonical id → number of cases that have the term
+	idf   []float32
+	// tagWeight is Config.TagKinds of a tag's kind, by canonical id (1 for words).
+	tagWeight []float32
+
+	// Case vectors, compressed sparse rows: case i has keys vkey[vstart[i]:vstart[i+1]],
+	// sorted, with weights vval (each view L2-normalized, pivot penalty applied).
+	vstart []int
+	vkey   []uint32
+	vval   []float32
+	scale  []float32 // 1/‖case‖ over the weighted views it has; 0 for an empty case
+
+	// Postings: key k lists the cases pdoc[pstart[k]:pstart[k+1]], ascending,
+	// with their weights pval.
+	pstart     []int
+	pdoc       []uint32
+	pval       []float32
+	pmax       []float32 // max of pval per key
+	pmaxScaled []float32 // max of pval·scale per key
+
+	tagRules map[string][]tagRule // first word of a tag → tags that start with it
+
+	scorers sync.Pool // *scorer, sized for this index
+}
+
+// Build analyzes and indexes cases with cfg. Case ids must be unique.
+func Build(cases []*caselib.Case, cfg Config) (*Index, error) {
+	ix := &Index{
+		cfg:  cfg,
+		an:   tokenize.New(cfg.Analyzer),
+		voc:  newVocabulary(),
+		byID: make(map[string]int, len(cases)),
+	}
+	ix.views, ix.query = normalized(cfg.Views), normalized(cfg.Query)
+	ix.cases = slices.Clone(cases)
+	for i, c := range ix.cases {
+		if j, dup := ix.byID[c.ID]; dup {
+			return nil, fmt.Errorf("case id %q appears twice (%s and %s)", c.ID, locString(ix.cases[j]), locString(c))
+		}
+		ix.byID[c.ID] = i
+	}
+	docs := make([]Document, len(cases))
+	for i, c := range cases {
+		docs[i] = NewDocument(c)
+	}
+	ix.docs = analyzeDocs(ix.an, ix.voc, docs, 0)
+	ix.reweigh()
+	return ix, nil
+}
+
+func locString(c *caselib.Case) string {
+	if c.Loc.File == "" {
+		return "?"
+	}
+	return fmt.Sprintf("%s:%d", c.Loc.File, c.Loc.Line)
+}
+
+// Len returns the number of cases in the index.
+func (ix *Index) Len() int { return len(ix.cases) }
+
+// Config returns the configuration the index was built with.
+func (ix *Index) Config() Config { return ix.cfg }
+
+// Analyzer returns the analyzer the index uses for case text and queries.
+func (ix *Index) Analyzer() *tokenize.Analyzer { return ix.an }
+
+// Case returns the case at position i (0 ≤ i < Len()), in library order.
+func (ix *Index) Case(i int) *caselib.Case { return ix.cases[i] }
+
+// Cases returns all cases in library order. The slice must not be modified.
+func (ix *Index) Cases() []*caselib.Case { return ix.cases }
+
+// Lookup returns the position of the case with the given id.
+func (ix *Index) Lookup(id string) (int, bool) {
+	i, ok := ix.byID[id]
+	return i, ok
+}
+
+// Terms returns the number of distinct terms (words and tags) in use.
+func (ix *Index) Terms() int { return len(ix.craw) }
+
+// Postings returns the number of (term, view, case) entries in the index.
+func (ix *Index) Postings() int { return len(ix.pdoc) }
+
+func (ix *Index) key(canon uint32, v View) uint32 { return canon*uint32(NumViews) + uint32(v) }
+
+func keyView(k uint32) View   { return View(k % uint32(NumViews)) }
+func keyTerm(k uint32) uint32 { return k / uint32(NumViews) }
+func (ix *Index) termOf(k uint32) string {
+	return ix.voc.terms[ix.craw[keyTerm(k)]]
+}
+
+// reweigh computes everything that depends on the whole library — the
+// canonical vocabulary, idf, the weighted case vectors and the postings —
+// from the analyzed cases. Build and Update both end here, so an updated
+// index is identical to one built from scratch.
+func (ix *Index) reweigh() {
+	n := len(ix.docs)
+	nraw := len(ix.voc.terms)
+
+	// Document frequency per raw term: a case counts once per term, whatever
+	// views the term occurs in.
+	rawDF := make([]int32, nraw)
+	for i := range ix.docs {
+		var last uint32 = math.MaxUint32
+		for _, e := range ix.docs[i].ents {
+			if r := e.raw(); r != last {
+				rawDF[r]++
+				last = r
+			}
+		}
+	}
+	// Canonical ids: terms in use, most frequent first, ties by term.
+	ix.craw = ix.craw[:0]
+	for r, df := range rawDF {
+		if df > 0 {
+			ix.craw = append(ix.craw, uint32(r))
+		}
+	}
+	terms := ix.voc.terms
+	slices.SortFunc(ix.craw, func(a, b uint32) int {
+		if rawDF[a] != rawDF[b] {
+			return int(rawDF[b]) - int(rawDF[a])
+		}
+		return strings.Compare(terms[a], terms[b])
+	})
+	ix.tagWeight = make([]float32, len(ix.craw))
+	for c, r := range ix.craw {
+		ix.tagWeight[c] = 1
+		if t := terms[r]; strings.HasPrefix(t, tagPrefix) {
+			if k := tagKind(t[len(tagPrefix):]); k >= 0 {
+				ix.tagWeight[c] = float32(ix.cfg.TagKinds[k])
+			}
+		}
+	}
+	ix.canon = make([]uint32, nraw)
+	ix.df = make([]int32, len(ix.craw))
+	ix.idf = make([]float32, len(ix.craw))
+	for c, r := range ix.craw {
+		ix.canon[r] = uint32(c) + 1
+		ix.df[c] = rawDF[r]
+		ix.idf[c] = float32(idf(n, int(rawDF[r])))
+	}
+
+	// Case vectors.
+	ix.vstart = make([]int, n+1)
+	for i := range ix.docs {
+		ix.vstart[i+1] = ix.vstart[i] + len(ix.docs[i].ents)
+	}
+	total := ix.vstart[n]
+	ix.vkey = make([]uint32, total)
+	ix.vval = make([]float32, total)
+	ix.scale = make([]float32, n)
+	norms := make([][NumViews]float64, n)
+	var avgLen [textViews]float64
+	var withView [textViews]int
+	for i := range ix.docs {
+		for v := range textViews {
+			if l := ix.docs[i].length[v]; l > 0 {
+				avgLen[v] += float64(l)
+				withView[v]++
+			}
+		}
+	}
+	for v := range textViews {
+		if withView[v] > 0 {
+			avgLen[v] /= float64(withView[v])
+		}
+	}
+	used := make([]int, n) // entries kept per case: tags of a kind weighted 0 are dropped
+	parallel(n, func(lo, hi int) {
+		var pack []uint64
+		for i := lo; i < hi; i++ {
+			pack = ix.weighDoc(i, &avgLen, &norms[i], pack[:0])
+			used[i] = len(pack)
+		}
+	})
+	ix.compactVectors(used)
+	// Pivoted length normalization: the pivot of a view is its mean norm.
+	var pivot [NumViews]float64
+	var count [NumViews]int
+	for i := range norms {
+		for v, x := range norms[i] {
+			if x > 0 {
+				pivot[v] += x
+				count[v]++
+			}
+		}
+	}
+	for v := range pivot {
+		if count[v] > 0 {
+			pivot[v] /= float64(count[v])
+		}
+	}
+	s := ix.cfg.Pivot
+	parallel(n, func(lo, hi int) {
+		for i := lo; i < hi; i++ {
+			var div [NumViews]float64
+			var n2 float64
+			for v, x := range norms[i] {
+				if x > 0 {
+					div[v] = max(x, s*pivot[v]+(1-s)*x)
+					n2 += ix.views[v]
+				}
+			}
+			for j := ix.vstart[i]; j < ix.vstart[i+1]; j++ {
+				ix.vval[j] = float32(float64(ix.vval[j]) / div[keyView(ix.vkey[j])])
+			}
+			if n2 > 0 {
+				ix.scale[i] = float32(1 / math.Sqrt(n2))
+			}
+		}
+	})
+	ix.buildPostings()
+	ix.buildTagRules()
+}
+
+// weighDoc writes case i's raw weights (before normalization) into vkey/vval
+// in key order and returns each view's norm in norms.
+func (ix *Index) weighDoc(i int, avgLen *[textViews]float64, norms *[NumViews]float64, pack []uint64) []uint64 {
+	d := &ix.docs[i]
+	cfg := &ix.cfg
+	for _, e := range d.ents {
+		c := ix.canon[e.raw()] - 1
+		v := e.view()
+		w := float64(ix.idf[c])
+		if v == Tags {
+			w *= float64(ix.tagWeight[c])
+			if w == 0 {
+				continue
+			}
+		} else {
+			tf := float64(e.tf())
+			switch cfg.Weighting {
+			case BM25:
+				lnorm := 1 - cfg.B
+				if avgLen[v] > 0 {
+					lnorm += cfg.B * float64(d.length[v]) / avgLen[v]
+				}
+				w *= tf * (cfg.K1 + 1) / (tf + cfg.K1*lnorm)
+			default:
+				w *= 1 + math.Log(tf)
+			}
+		}
+		norms[v] += w * w
+		pack = append(pack, uint64(ix.key(c, v))<<32|uint64(math.Float32bits(float32(w))))
+	}
+	for v := range norms {
+		norms[v] = math.Sqrt(norms[v])
+	}
+	slices.Sort(pack)
+	base := ix.vstart[i]
+	for j, p := range pack {
+		ix.vkey[base+j] = uint32(p >> 32)
+		ix.vval[base+j] = math.Float32frombits(uint32(p))
+	}
+	return pack
+}
+
+// compactVectors closes the gaps left where a case kept fewer entries than
+// it has terms.
+func (ix *Index) compactVectors(used []int) {
+	to := 0
+	for i, u := range used {
+		from := ix.vstart[i]
+		copy(ix.vkey[to:to+u], ix.vkey[from:from+u])
+		copy(ix.vval[to:to+u], ix.vval[from:from+u])
+		ix.vstart[i] = to
+		to += u
+	}
+	ix.vstart[len(used)] = to
+	ix.vkey, ix.vval = ix.vkey[:to:to], ix.vval[:to:to]
+}
+
+// buildPostings inverts the case vectors into per-key postings.
+func (ix *Index) buildPostings() {
+	nkeys := len(ix.craw) * NumViews
+	ix.pstart = make([]int, nkeys+1)
+	for _, k := range ix.vkey {
+		ix.pstart[k+1]++
+	}
+	for k := range nkeys {
+		ix.pstart[k+1] += ix.pstart[k]
+	}
+	total := len(ix.vkey)
+	ix.pdoc = make([]uint32, total)
+	ix.pval = make([]float32, total)
+	ix.pmax = make([]float32, nkeys)
+	ix.pmaxScaled = make([]float32, nkeys)
+	fill := slices.Clone(ix.pstart[:nkeys])
+	for i := range ix.docs {
+		sc := ix.scale[i]
+		for j := ix.vstart[i]; j < ix.vstart[i+1]; j++ {
+			k, w := ix.vkey[j], ix.vval[j]
+			p := fill[k]
+			fill[k]++
+			ix.pdoc[p] = uint32(i)
+			ix.pval[p] = w
+			ix.pmax[k] = max(ix.pmax[k], w)
+			ix.pmaxScaled[k] = max(ix.pmaxScaled[k], w*sc)
+		}
+	}
+}
+
+// idf is the smoothed inverse document frequency ln((1+n)/(1+df)) + 1.
+func idf(n, df int) float64 {
+	return math.Log(float64(1+n)/float64(1+df)) + 1
+}
+
+// parallel runs f over [0, n) split into contiguous ranges, one per core.
+func parallel(n int, f func(lo, hi int)) {
+	workers := min(runtime.GOMAXPROCS(0), max(1, n/256))
+	if workers <= 1 {
+		f(0, n)
+		return
+	}
+	var wg sync.WaitGroup
+	step := (n + workers - 1) / workers
+	for lo := 0; lo < n; lo += step {
+		hi := min(n, lo+step)
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			f(lo, hi)
+		}()
+	}
+	wg.Wait()
+}

@@ -1,0 +1,259 @@
+package similarity
+
+import (
+	"cmp"
+	"math"
+	"slices"
+)
+
+// Query is a pasted text to match against the library.
+type Query struct {
+	Text       string   // what the on-call engineer sees: alert lines, errors, a message
+	K          int      // how many hits to return (at least 1)
+	MinScore   float64  // drop hits scoring below this
+	Exclude    []string // case ids never to return
+	Candidates []string // when set, only these cases are ranked (re-rank mode)
+	Filter     Filter
+}
+
+// Result is the answer to a [Query]: the hits, best first, and what the
+// second stage did, which [Index.ExplainMatch] needs to explain a hit.
+type Result struct {
+	Hits []Hit
+	// Expanded are the positions of the first-pass hits the second stage
+	// re-ranked by (empty when it did not run). A case's second-stage score
+	// is Σ ExpandedWeight[i]·sim(case, Expanded[i]); each weight is the hit's
+	// share of the sources' scores times its own first-pass score.
+	Expanded       []int
+	ExpandedWeight []float64
+	// ExpandWeight is the weight the second stage got for this query:
+	// Config.Expand, scaled down when the best first-pass hit was weak.
+	ExpandWeight float64
+
+	paste paste
+}
+
+// paste is an analyzed pasted text as a query vector.
+type paste struct {
+	q       []qterm           // sorted by key
+	surface map[uint32]string // canonical id → the paste's own spelling
+	tags    []uint32          // inferred tags, canonical ids
+}
+
+// analyzePaste turns text into a query vector: sublinear TF-IDF over its
+// terms, L2-normalized (terms the library has never seen count in the norm,
+// so a paste that is mostly unknown words scores low), spread over the text
+// views with the Config.Query weights, plus the inferred tags.
+func (ix *Index) analyzePaste(text string) paste {
+	p := paste{surface: make(map[uint32]string)}
+	terms := ix.an.Analyze(text)
+	tf := make(map[string]int, len(terms))
+	for _, t := range terms {
+		tf[t.Text]++
+	}
+	n := len(ix.cases)
+	var norm2 float64
+	type tw struct {
+		canon uint32
+		w     float64
+	}
+	var known []tw
+	for term, c := range tf {
+		w := 1 + math.Log(float64(c))
+		canon := ix.canonOf(term)
+		if canon == 0 {
+			w *= idf(n, 0)
+		} else {
+			w *= float64(ix.idf[canon-1])
+			known = append(known, tw{canon - 1, w})
+		}
+		norm2 += w * w
+	}
+	for _, t := range terms {
+		if c := ix.canonOf(t.Text); c != 0 {
+			if _, ok := p.surface[c-1]; !ok {
+				p.surface[c-1] = t.Surface
+			}
+		}
+	}
+	if norm2 > 0 {
+		inv := 1 / math.Sqrt(norm2)
+		for _, t := range known {
+			for v := range textViews {
+				if qw := ix.query[v]; qw > 0 {
+					p.q = append(p.q, qterm{ix.key(t.canon, View(v)), float32(qw * t.w * inv)})
+				}
+			}
+		}
+	}
+	if ix.cfg.InferTags && ix.query[Tags] > 0 {
+		present := make(map[string]struct{}, len(tf))
+		for term := range tf {
+			present[term] = struct{}{}
+		}
+		p.tags = ix.inferTags(present)
+		var t2 float64
+		for _, c := range p.tags {
+			t2 += float64(ix.idf[c]) * float64(ix.idf[c])
+		}
+		for _, c := range p.tags {
+			w := ix.query[Tags] * float64(ix.idf[c]) / math.Sqrt(t2)
+			p.q = append(p.q, qterm{ix.key(c, Tags), float32(w)})
+		}
+	}
+	slices.SortFunc(p.q, func(a, b qterm) int { return cmp.Compare(a.key, b.key) })
+	return p
+}
+
+// canonOf returns the canonical id + 1 of an analyzed term, 0 when unused.
+func (ix *Index) canonOf(term string) uint32 {
+	r, ok := ix.voc.ids[term]
+	if !ok || int(r) >= len(ix.canon) {
+		return 0
+	}
+	return ix.canon[r]
+}
+
+// accept returns the case filter of a query, nil when it keeps every case.
+func (ix *Index) accept(exclude []string, f Filter) func(int) bool {
+	if len(exclude) == 0 && f.IsZero() {
+		return nil
+	}
+	ex := make(map[int]bool, len(exclude))
+	for _, id := range exclude {
+		if d, ok := ix.byID[id]; ok {
+			ex[d] = true
+		}
+	}
+	return func(d int) bool { return !ex[d] && f.Keep(ix.cases[d]) }
+}
+
+// Match ranks the cases of the library against a pasted text. Hits are best
+// first, ties by case id; scores are in [0, 1].
+func (ix *Index) Match(q Query) *Result {
+	k := max(q.K, 1)
+	res := &Result{paste: ix.analyzePaste(q.Text)}
+	accept := ix.accept(q.Exclude, q.Filter)
+	expand := ix.cfg.Expand > 0 && ix.cfg.ExpandHits > 0
+	pool := k
+	if expand {
+		pool = max(k, ix.cfg.ExpandPool)
+	}
+	var first []Hit
+	if q.Candidates != nil {
+		first = ix.rerank(res.paste.q, q.Candidates, accept)
+	} else {
+		sc := ix.getScorer()
+		minScore := q.MinScore
+		if expand {
+			minScore = 0
+		}
+		first = ix.run(sc, &search{q: res.paste.q, k: pool, minScore: minScore, accept: accept})
+		ix.putScorer(sc)
+	}
+	hits := first
+	if expand && len(first) > 0 {
+		hits = ix.expand(res, first, pool, accept, q.Candidates != nil)
+	}
+	hits = slices.DeleteFunc(hits, func(h Hit) bool { return h.Score < q.MinScore || h.Score <= 0 })
+	if len(hits) > k {
+		hits = hits[:k]
+	}
+	res.Hits = hits
+	return res
+}
+
+// rerank scores only the candidate cases (unknown ids are skipped).
+func (ix *Index) rerank(q []qterm, candidates []string, accept func(int) bool) []Hit {
+	var hits []Hit
+	seen := make(map[int]bool, len(candidates))
+	for _, id := range candidates {
+		d, ok := ix.byID[id]
+		if !ok || seen[d] || (accept != nil && !accept(d)) {
+			continue
+		}
+		seen[d] = true
+		s := ix.exact(q, d, false)
+		hits = append(hits, Hit{Doc: d, ID: id, Score: s, First: s, Stage: "query"})
+	}
+	sortHits(hits)
+	return hits
+}
+
+// expandTie is how close (as a fraction of the best score) a further hit must
+// come to the best one to feed the second stage as well.
+const expandTie = 0.9
+
+// expand is the second stage of match: it re-ranks the first-pass hits, and
+// the best hit's nearest neighbours, by a blend of their query score and
+// their similarity to the best hits' full case vectors (tags included).
+func (ix *Index) expand(res *Result, first []Hit, pool int, accept func(int) bool, rerankOnly bool) []Hit {
+	e := ix.cfg.Expand
+	// Expand through the best hit, and through the next ones only while they
+	// tie closely with it: a clear winner is a trusted proxy for the paste, a
+	// close race is not.
+	src := first[:1]
+	for len(src) < min(ix.cfg.ExpandHits, len(first)) && first[len(src)].Score >= expandTie*first[0].Score {
+		src = first[:len(src)+1]
+	}
+	var total float64
+	for _, h := range src {
+		total += h.Score
+	}
+	if e <= 0 || total <= 0 {
+		return first
+	}
+	res.ExpandWeight = e
+	srcQ := make([][]qterm, len(src))
+	for i, h := range src {
+		res.Expanded = append(res.Expanded, h.Doc)
+		// A case's similarity to a best hit counts in proportion to how
+		// well that hit matched the paste: s(hit)·sim(case, hit) estimates
+		// the case's similarity to the paste through the hit, so the best
+		// hit keeps its own score and a weak first pass expands little.
+		res.ExpandedWeight = append(res.ExpandedWeight, h.Score*h.Score/total)
+		srcQ[i] = ix.caseQuery(h.Doc, nil)
+	}
+	cands := make(map[int]*Hit, len(first)+pool)
+	for i := range first {
+		h := first[i]
+		h.Stage = "query"
+		cands[h.Doc] = &h
+	}
+	if !rerankOnly {
+		sc := ix.getScorer()
+		near := ix.run(sc, &search{q: srcQ[0], scaled: true, k: pool, accept: accept})
+		ix.putScorer(sc)
+		for _, h := range near {
+			if _, ok := cands[h.Doc]; !ok {
+				s := ix.exact(res.paste.q, h.Doc, false)
+				cands[h.Doc] = &Hit{Doc: h.Doc, ID: h.ID, Score: s, First: s, Stage: "expand"}
+			}
+		}
+	}
+	out := make([]Hit, 0, len(cands))
+	for _, h := range cands {
+		var sim float64
+		for i, q := range srcQ {
+			sim += res.ExpandedWeight[i] * ix.exact(q, h.Doc, true)
+		}
+		h.Score = min(max((1-e)*h.First+e*sim, 0), 1)
+		out = append(out, *h)
+	}
+	sortHits(out)
+	return out
+}
+
+// Related returns the k cases most similar to the case at position doc
+// (itself excluded), best first, ties by case id.
+func (ix *Index) Related(doc, k int, minScore float64) []Hit {
+	sc := ix.getScorer()
+	defer ix.putScorer(sc)
+	return ix.related(sc, doc, k, minScore, nil)
+}
+
+func (ix *Index) related(sc *scorer, doc, k int, minScore float64, q []qterm) []Hit {
+	q = ix.caseQuery(doc, q[:0])
+	return ix.run(sc, &search{q: q, scaled: true, k: k, minScore: minScore,
+		accept: func(d int) bool { return d != doc }})
+}

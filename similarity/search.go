@@ -1,0 +1,248 @@
+package similarity
+
+import (
+	"cmp"
+	"math"
+	"slices"
+)
+
+// qterm is one weighted key of a query vector.
+type qterm struct {
+	key uint32
+	w   float32
+}
+
+// scorer is the scratch space of one search: a dense accumulator over all
+// cases and the list of cases it touched. Scorers are pooled per index.
+type scorer struct {
+	acc     []float32
+	touched []uint32
+	order   []qterm
+	rem     []float64
+	kth     []float32
+	tail    []qterm
+}
+
+func (ix *Index) getScorer() *scorer {
+	if s, ok := ix.scorers.Get().(*scorer); ok && len(s.acc) == len(ix.cases) {
+		return s
+	}
+	return &scorer{acc: make([]float32, len(ix.cases))}
+}
+
+func (ix *Index) putScorer(s *scorer) { ix.scorers.Put(s) }
+
+// search is one exact top-k request against the postings.
+type search struct {
+	q        []qterm // sorted by key
+	scaled   bool    // multiply each case's sum by its scale (case-to-case scores)
+	k        int
+	minScore float64
+	accept   func(doc int) bool // nil accepts every case
+}
+
+// slack absorbs float32 rounding in the pruning bounds, so pruning never
+// drops a case that could tie the k-th best.
+const slack = 1e-5
+
+// run returns the k best cases for s, best first, ties by case id. Scores are
+// exact: terms are accumulated largest upper bound first, and once the terms
+// left cannot lift an unseen case to the k-th best score, they are added only
+// to the cases that can still make it (MaxScore-style pruning).
+func (ix *Index) run(sc *scorer, s *search) []Hit {
+	if s.k <= 0 || len(s.q) == 0 {
+		return nil
+	}
+	maxw := ix.pmax
+	if s.scaled {
+		maxw = ix.pmaxScaled
+	}
+	order := append(sc.order[:0], s.q...)
+	ub := func(t qterm) float64 { return float64(t.w) * float64(maxw[t.key]) }
+	slices.SortFunc(order, func(a, b qterm) int {
+		if c := cmp.Compare(ub(b), ub(a)); c != 0 {
+			return c
+		}
+		return cmp.Compare(a.key, b.key)
+	})
+	rem := slices.Grow(sc.rem[:0], len(order)+1)[:len(order)+1]
+	rem[len(order)] = 0
+	for i := len(order) - 1; i >= 0; i-- {
+		rem[i] = rem[i+1] + ub(order[i])
+	}
+	theta := s.minScore
+	lastRem := math.Inf(1)
+	cut := len(order)
+	acc, touched := sc.acc, sc.touched[:0]
+	for i, t := range order {
+		lo, hi := ix.pstart[t.key], ix.pstart[t.key+1]
+		if i > 0 && hi-lo >= 64 {
+			if rem[i] < theta-slack {
+				cut = i
+				break
+			}
+			if rem[i] < 0.8*lastRem && len(touched) >= s.k {
+				lastRem = rem[i]
+				theta = max(theta, ix.kthLowerBound(sc, touched, s))
+				if rem[i] < theta-slack {
+					cut = i
+					break
+				}
+			}
+		}
+		w := t.w
+		docs, vals := ix.pdoc[lo:hi], ix.pval[lo:hi]
+		for j, d := range docs {
+			if acc[d] == 0 {
+				touched = append(touched, d)
+			}
+			acc[d] += w * vals[j]
+		}
+	}
+	// The terms not accumulated, by key, for exact completion of candidates.
+	tail := append(sc.tail[:0], order[cut:]...)
+	slices.SortFunc(tail, func(a, b qterm) int { return cmp.Compare(a.key, b.key) })
+	top := topHeap{k: s.k + 8} // a few extra: final scores are recomputed exactly below
+	for _, d := range touched {
+		doc := int(d)
+		if s.accept != nil && !s.accept(doc) {
+			continue
+		}
+		f := 1.0
+		if s.scaled {
+			f = float64(ix.scale[doc])
+		}
+		score := float64(acc[d]) * f
+		if cut < len(order) {
+			if score+rem[cut] < theta-slack {
+				continue
+			}
+			score += ix.dot(tail, doc) * f
+		}
+		if score < theta-slack {
+			continue
+		}
+		top.push(Hit{Doc: doc, ID: ix.cases[doc].ID, Score: score})
+	}
+	for _, d := range touched {
+		acc[d] = 0
+	}
+	sc.touched, sc.order, sc.rem, sc.tail = touched[:0], order, rem, tail
+	hits := top.h
+	for i := range hits {
+		hits[i].Score = ix.exact(s.q, hits[i].Doc, s.scaled)
+	}
+	hits = slices.DeleteFunc(hits, func(h Hit) bool { return h.Score < s.minScore || h.Score <= 0 })
+	sortHits(hits)
+	if len(hits) > s.k {
+		hits = hits[:s.k]
+	}
+	for i := range hits {
+		hits[i].First = hits[i].Score
+	}
+	return hits
+}
+
+// kthLowerBound returns the k-th largest partial score among the touched
+// cases that s accepts: a lower bound of the k-th best final score.
+func (ix *Index) kthLowerBound(sc *scorer, touched []uint32, s *search) float64 {
+	h := sc.kth[:0]
+	for _, d := range touched {
+		if s.accept != nil && !s.accept(int(d)) {
+			continue
+		}
+		v := sc.acc[d]
+		if s.scaled {
+			v *= ix.scale[d]
+		}
+		if len(h) < s.k {
+			h = append(h, v)
+			for i := len(h) - 1; i > 0; { // sift up (min-heap)
+				p := (i - 1) / 2
+				if h[p] <= h[i] {
+					break
+				}
+				h[p], h[i] = h[i], h[p]
+				i = p
+			}
+			continue
+		}
+		if v <= h[0] {
+			continue
+		}
+		h[0] = v
+		for i := 0; ; { // sift down
+			l := 2*i + 1
+			if l >= len(h) {
+				break
+			}
+			m := l
+			if r := l + 1; r < len(h) && h[r] < h[l] {
+				m = r
+			}
+			if h[i] <= h[m] {
+				break
+			}
+			h[i], h[m] = h[m], h[i]
+			i = m
+		}
+	}
+	sc.kth = h
+	if len(h) < s.k {
+		return 0
+	}
+	return float64(h[0]) * (1 - 1e-6)
+}
+
+// dot is the inner product of a key-sorted query with case doc's vector.
+func (ix *Index) dot(q []qterm, doc int) float64 {
+	keys := ix.vkey[ix.vstart[doc]:ix.vstart[doc+1]]
+	vals := ix.vval[ix.vstart[doc]:ix.vstart[doc+1]]
+	var s float64
+	i, j := 0, 0
+	for i < len(q) && j < len(keys) {
+		switch {
+		case q[i].key < keys[j]:
+			i++
+		case q[i].key > keys[j]:
+			j++
+		default:
+			s += float64(q[i].w) * float64(vals[j])
+			i++
+			j++
+		}
+	}
+	return s
+}
+
+// exact is the canonical score of case doc for a key-sorted query: summed in
+// key order in float64, so it does not depend on how the search got there.
+func (ix *Index) exact(q []qterm, doc int, scaled bool) float64 {
+	s := ix.dot(q, doc)
+	if scaled {
+		s *= float64(ix.scale[doc])
+	}
+	return min(max(s, 0), 1)
+}
+
+// caseQuery is the query vector of case doc for case-to-case scores: each
+// weight is w_view · x · scale, so that run with scaled=true yields the cosine
+// of the two concatenated case vectors.
+func (ix *Index) caseQuery(doc int, dst []qterm) []qterm {
+	f := float64(ix.scale[doc])
+	for j := ix.vstart[doc]; j < ix.vstart[doc+1]; j++ {
+		k := ix.vkey[j]
+		w := ix.views[keyView(k)]
+		if w == 0 {
+			continue
+		}
+		dst = append(dst, qterm{key: k, w: float32(w * float64(ix.vval[j]) * f)})
+	}
+	return dst
+}
+
+// CaseSimilarity returns the case-to-case score of the cases at positions a
+// and b: the cosine of their weighted view vectors.
+func (ix *Index) CaseSimilarity(a, b int) float64 {
+	return ix.exact(ix.caseQuery(a, nil), b, true)
+}

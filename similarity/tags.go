@@ -1,0 +1,66 @@
+package similarity
+
+import (
+	"slices"
+	"strings"
+)
+
+// tagRule infers one tag from pasted text: the tag is inferred when every
+// one of its words (analyzed like text) occurs in the paste.
+type tagRule struct {
+	canon uint32   // canonical id of the tag
+	words []string // analyzed words of the tag's value; words[0] is the key
+}
+
+// buildTagRules derives inference rules from the tags in use: the value of
+// "symptom:oom-killed" gives the words "oom" and "kill".
+func (ix *Index) buildTagRules() {
+	ix.tagRules = make(map[string][]tagRule)
+	for c, r := range ix.craw {
+		term := ix.voc.terms[r]
+		if !strings.HasPrefix(term, tagPrefix) {
+			continue
+		}
+		tag := term[len(tagPrefix):]
+		value := tag[strings.IndexByte(tag, ':')+1:]
+		var words []string
+		for _, t := range ix.an.Analyze(strings.ReplaceAll(value, "-", " ")) {
+			if !slices.Contains(words, t.Text) {
+				words = append(words, t.Text)
+			}
+		}
+		if len(words) == 0 {
+			continue
+		}
+		rule := tagRule{canon: uint32(c), words: words}
+		ix.tagRules[words[0]] = append(ix.tagRules[words[0]], rule)
+	}
+}
+
+// inferTags returns the canonical ids of the tags whose words all occur in
+// the set of analyzed terms, ascending.
+func (ix *Index) inferTags(present map[string]struct{}) []uint32 {
+	var out []uint32
+	for w := range present {
+		for _, r := range ix.tagRules[w] {
+			ok := true
+			for _, x := range r.words[1:] {
+				if _, in := present[x]; !in {
+					ok = false
+					break
+				}
+			}
+			if ok {
+				out = append(out, r.canon)
+			}
+		}
+	}
+	slices.Sort(out)
+	return slices.Compact(out)
+}
+
+// tagName returns the tag of a canonical id without its vocabulary prefix.
+func (ix *Index) displayTerm(canon uint32) string {
+	t := ix.voc.terms[ix.craw[canon]]
+	return strings.TrimPrefix(t, tagPrefix)
+}
