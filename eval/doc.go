@@ -1,0 +1,24 @@
+// Package eval measures how well caselink finds similar past incidents.
+//
+// It holds the parts of an evaluation that do not depend on the engine:
+//
+//   - Metrics for one ranked list against graded relevance judgments (Score)
+//     and their averages (Mean, ScoreQueries, ScoreRelate): nDCG@k, MRR, P@1,
+//     P@1 of the best-graded case, Recall@5 and MAP. The definitions follow the
+//     reference scorer score.py of the shared benchmark tools (shared/bench,
+//     beside the repository) exactly, so numbers computed here and there agree
+//     (see README.md).
+//   - The judged-set formats and their readers: queries as JSON Lines
+//     (ReadQueries, ParseQueries) and related-case pairs as TSV (ReadPairs,
+//     ParsePairs).
+//   - Plain-text and JSON output of results (WriteTable, WriteJSON).
+//
+// A runner that drives the engine over a judged set, and a grid of engine
+// configurations, are meant to live here too, on top of these pieces.
+//
+// What does not live here: command-line flags and terminal handling (the
+// command in cmd/caselink), and any scoring logic of the engine itself
+// (package similarity). Package eval imports only the standard library.
+//
+// The judged set for the four seed cases ships in testdata/seeds.
+package eval

@@ -1,0 +1,167 @@
+package eval
+
+import (
+	"cmp"
+	"fmt"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/caselink/caselink/similarity"
+	"github.com/caselink/caselink/similarity/caselib"
+)
+
+// judgedSet is one judged set of the "How good is it" table.
+type judgedSet struct {
+	name    string
+	cases   []string // library paths, relative to this directory
+	queries string
+	related string
+	k       int
+}
+
+func judgedSets() []judgedSet {
+	d := sharedData
+	return []judgedSet{
+		{name: "seeds", queries: "testdata/seeds/queries.jsonl", related: "testdata/seeds/related.tsv", k: 10},
+		{name: "semeval-dev", cases: []string{d + "bench/semeval2016-b/cases.jsonl"},
+			queries: d + "bench/semeval2016-b/queries-dev.jsonl", k: 10},
+		{name: "gitbugs-train", cases: []string{d + "bench/gitbugs-hadoop/cases.jsonl"},
+			related: d + "bench/gitbugs-hadoop/dupes-train.tsv", k: 20},
+		{name: "incidents-noisy", cases: []string{d + "incidents-judged/cases", "../seeds", d + "incidents/cases.jsonl"},
+			queries: d + "incidents-judged/noisy-queries.jsonl", related: d + "incidents-judged/noisy-related.tsv", k: 10},
+	}
+}
+
+// load reads a set's library and judgments; ok is false when its files are
+// absent (the public sets live outside the repository).
+func (s judgedSet) load(t testing.TB) (cases []*caselib.Case, qs []Query, rel Judgments, ok bool) {
+	t.Helper()
+	for _, p := range append(slices.Clone(s.cases), s.queries, s.related) {
+		if p == "" {
+			continue
+		}
+		if _, err := os.Stat(p); err != nil {
+			return nil, nil, nil, false
+		}
+	}
+	var lib *caselib.Library
+	var err error
+	if len(s.cases) == 0 {
+		lib, err = caselib.LoadSeeds()
+	} else {
+		lib, err = caselib.Load(s.cases, caselib.LoadOptions{})
+	}
+	if err != nil {
+		t.Fatal(err)
+	}
+	if s.queries != "" {
+		if qs, err = ReadQueries(s.queries); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if s.related != "" {
+		if rel, err = ReadPairs(s.related); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return lib.Cases, qs, rel, true
+}
+
+// TestQualityFloors runs the default engine on every judged set present and
+// fails when a score drops below the level the README reports (a regression
+// guard, a little under the measured figure). With -v it prints the table.
+func TestQualityFloors(t *testing.T) {
+	floors := map[string]func(r Row) (string, float64, float64){
+		"seeds":           func(r Row) (string, float64, float64) { return "match p1best", r.Match.P1Best, 1 },
+		"semeval-dev":     func(r Row) (string, float64, float64) { return "match MAP", r.Match.MAP, 0.72 },
+		"gitbugs-train":   func(r Row) (string, float64, float64) { return "relate MRR", r.Relate.MRR, 0.55 },
+		"incidents-noisy": func(r Row) (string, float64, float64) { return "match nDCG@10", r.Match.NDCG, 0.66 },
+	}
+	var rows []Row
+	for _, s := range judgedSets() {
+		cases, qs, rel, ok := s.load(t)
+		if !ok {
+			t.Logf("%s: data absent, skipped", s.name)
+			continue
+		}
+		ix, err := similarity.Build(cases, similarity.DefaultConfig())
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := CheckSet(ix, qs, rel); err != nil {
+			t.Errorf("%s: %v", s.name, err)
+		}
+		row, _ := Run(ix, qs, rel, s.k)
+		row.Name, row.ByKind = s.name, nil
+		rows = append(rows, row)
+		if f := floors[s.name]; f != nil {
+			what, got, floor := f(row)
+			if got < floor {
+				t.Errorf("%s: %s = %.4f, below the floor %.4f", s.name, what, got, floor)
+			}
+		}
+	}
+	var b strings.Builder
+	WriteTable(&b, rows)
+	t.Log("\n" + b.String())
+}
+
+// TestGridAllSets runs the ablation grid on every judged set present and
+// prints one line per variant with its score on each set, ranked by the mean
+// objective. It is how the defaults were chosen; it takes a minute, so it
+// runs only when CASELINK_GRID=1.
+func TestGridAllSets(t *testing.T) {
+	if os.Getenv("CASELINK_GRID") == "" {
+		t.Skip("set CASELINK_GRID=1 to run the grid over all judged sets")
+	}
+	variants := Grid()
+	type line struct {
+		name  string
+		cells []string
+		mean  float64
+	}
+	lines := make([]line, len(variants))
+	for i, v := range variants {
+		lines[i].name = v.Name
+	}
+	var heads []string
+	nsets := 0
+	for _, s := range judgedSets() {
+		cases, qs, rel, ok := s.load(t)
+		if !ok {
+			continue
+		}
+		nsets++
+		heads = append(heads, s.name)
+		for i, v := range variants {
+			ix, err := similarity.Build(cases, v.Config)
+			if err != nil {
+				t.Fatal(err)
+			}
+			row, _ := Run(ix, qs, rel, s.k)
+			cell := ""
+			if row.Match != nil {
+				cell += fmt.Sprintf("m%.4f/%.2f ", row.Match.NDCG, row.Match.P1Best)
+				if s.name == "semeval-dev" {
+					cell = fmt.Sprintf("map%.4f ", row.Match.MAP)
+				}
+			}
+			if row.Relate != nil {
+				cell += fmt.Sprintf("r%.4f/mrr%.4f", row.Relate.NDCG, row.Relate.MRR)
+			}
+			lines[i].cells = append(lines[i].cells, cell)
+			lines[i].mean += Objective(row)
+		}
+	}
+	slices.SortStableFunc(lines, func(a, b line) int { return cmp.Compare(b.mean, a.mean) })
+	var b strings.Builder
+	fmt.Fprintf(&b, "%-28s %-7s %s\n", "variant", "mean", strings.Join(heads, " | "))
+	for _, l := range lines {
+		fmt.Fprintf(&b, "%-28s %.4f  %s\n", l.name, l.mean/float64(max(nsets, 1)), strings.Join(l.cells, " | "))
+	}
+	t.Log("\n" + b.String())
+	_ = filepath.Join
+}
