@@ -1,0 +1,106 @@
+// Command caselink finds similar past incidents in an incident library.
+//
+// It answers three jobs from a terminal: match (paste what you see, get the
+// past cases most like it), relate (fill every case's related list) and dupes
+// (pairs of cases that are probably the same incident), plus show, analyze,
+// eval and serve. Run `caselink --help` or see README.md.
+//
+// This package only wires flags, input and output to the engine
+// (package similarity) and the case library (package similarity/caselib):
+// no scoring logic lives here.
+package main
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"os"
+
+	"github.com/urfave/cli/v2"
+
+	"github.com/caselink/caselink/similarity/caselib"
+)
+
+// version is the caselink version; release builds set it with -ldflags.
+var version = "0.1.0-dev"
+
+func main() {
+	os.Exit(run(os.Args, os.Stdin, os.Stdout, os.Stderr))
+}
+
+// Exit statuses.
+const (
+	exitOK      = 0
+	exitFailure = 1 // a runtime failure
+	exitUsage   = 2 // bad usage or bad input
+)
+
+// usageError marks an error as the user's: bad flags, arguments or input.
+type usageError struct{ err error }
+
+func (e usageError) Error() string { return e.err.Error() }
+func (e usageError) Unwrap() error { return e.err }
+
+func usagef(format string, a ...any) error { return usageError{fmt.Errorf(format, a...)} }
+
+// run runs caselink with the given arguments and streams and returns its
+// exit status.
+func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
+	env := &env{stdin: stdin, stdout: stdout, stderr: stderr}
+	app := newApp(env)
+	err := app.Run(args)
+	if err == nil {
+		return exitOK
+	}
+	fmt.Fprintf(stderr, "caselink: %v\n", err)
+	var ue usageError
+	var le *caselib.Error
+	switch {
+	case errors.As(err, &ue), errors.As(err, &le), isFlagError(err):
+		return exitUsage
+	}
+	return exitFailure
+}
+
+func newApp(env *env) *cli.App {
+	app := &cli.App{
+		Name:    "caselink",
+		Usage:   "find similar past incidents in an incident library",
+		Version: version,
+		Description: "caselink reads an incident library (case files, folders of them, or JSON Lines; the\n" +
+			"embedded seed cases when --cases is not given) and finds the cases most like a paste\n" +
+			"(match), links every case to its most similar ones (relate) and lists probable\n" +
+			"duplicates (dupes).",
+		Reader:               env.stdin,
+		Writer:               env.stdout,
+		ErrWriter:            env.stderr,
+		HideHelpCommand:      true,
+		EnableBashCompletion: false,
+		ExitErrHandler:       func(*cli.Context, error) {},
+		OnUsageError: func(c *cli.Context, err error, isSub bool) error {
+			return usageError{err}
+		},
+		Commands: []*cli.Command{
+			matchCommand(env),
+			relateCommand(env),
+			dupesCommand(env),
+			showCommand(env),
+			analyzeCommand(env),
+			evalCommand(env),
+			serveCommand(env),
+		},
+	}
+	for _, c := range app.Commands {
+		c.OnUsageError = app.OnUsageError
+	}
+	return app
+}
+
+// isFlagError reports whether err comes from flag parsing in urfave/cli.
+func isFlagError(err error) bool {
+	var ec cli.ExitCoder
+	if errors.As(err, &ec) {
+		return ec.ExitCode() == exitUsage
+	}
+	return false
+}

@@ -1,0 +1,292 @@
+package main
+
+import (
+	"bufio"
+	"encoding/json"
+	"fmt"
+	"io"
+	"math"
+	"os"
+	"runtime"
+	"strings"
+	"sync"
+
+	"github.com/urfave/cli/v2"
+
+	"github.com/caselink/caselink/similarity"
+)
+
+// defaultMatchMinScore is the lowest score match shows by default: below it
+// a hit shares little more than a common word with the paste (chosen on the
+// judged sets, see README "How good is it").
+const defaultMatchMinScore = 0.05
+
+func matchCommand(env *env) *cli.Command {
+	return &cli.Command{
+		Name:      "match",
+		Usage:     "find the past cases most like what you see now",
+		ArgsUsage: "[TEXT…]  (no TEXT or - reads standard input)",
+		Description: `Paste alert lines, error messages or a Slack message; caselink prints the most similar
+past cases with a score (0–1) and why they matched.
+
+Examples:
+   caselink match "pods OOMKilled after rollout, only new pods get traffic"
+   pbpaste | caselink match --cases ./library --top 3
+   caselink match --cases cases.jsonl --queries alerts.jsonl --json   (batch: one JSON line per query)`,
+		Flags: []cli.Flag{
+			casesFlag, lenientFlag,
+			&cli.IntFlag{Name: "top", Aliases: []string{"n"}, Value: 5, Usage: "how many cases to show"},
+			&cli.Float64Flag{Name: "min-score", Value: defaultMatchMinScore, Usage: "hide cases scoring below this (0–1)"},
+			&cli.BoolFlag{Name: "json", Usage: "print JSON"},
+			&cli.BoolFlag{Name: "explain", Usage: "with --json: add each hit's stage and score parts"},
+			&cli.StringSliceFlag{Name: "org", Usage: "only cases of this organisation (repeatable)"},
+			&cli.StringSliceFlag{Name: "domain", Usage: "only cases with this domain tag, e.g. kubernetes (repeatable)"},
+			&cli.StringFlag{Name: "since", Usage: "only cases dated on or after `DATE` (YYYY, YYYY-MM or YYYY-MM-DD)"},
+			&cli.StringFlag{Name: "until", Usage: "only cases dated on or before `DATE`"},
+			&cli.StringFlag{Name: "queries", Usage: "batch mode: JSON Lines `FILE` of {\"id\",\"text\"[,\"candidates\"]}; prints one JSON line per query"},
+		},
+		Action: func(c *cli.Context) error { return env.match(c) },
+	}
+}
+
+// matchHit is one hit as printed by --json.
+type matchHit struct {
+	Rank    int                     `json:"rank,omitempty"`
+	ID      string                  `json:"id"`
+	Score   float64                 `json:"score"`
+	Date    string                  `json:"date,omitempty"`
+	Org     string                  `json:"org,omitempty"`
+	Title   string                  `json:"title,omitempty"`
+	URL     string                  `json:"url,omitempty"`
+	Why     []string                `json:"why"`
+	Explain *similarity.Explanation `json:"explain,omitempty"`
+	Stage   string                  `json:"stage,omitempty"`
+}
+
+func (env *env) match(c *cli.Context) error {
+	if c.Int("top") < 1 {
+		return usagef("--top must be at least 1")
+	}
+	filter := similarity.Filter{Orgs: c.StringSlice("org"), Domains: c.StringSlice("domain"),
+		Since: c.String("since"), Until: c.String("until")}
+	for _, d := range []string{filter.Since, filter.Until} {
+		if d != "" && !validDatePrefix(d) {
+			return usagef("bad date %q: want YYYY, YYYY-MM or YYYY-MM-DD", d)
+		}
+	}
+	if qf := c.String("queries"); qf != "" {
+		if c.Args().Present() {
+			return usagef("give either --queries or TEXT, not both")
+		}
+		_, ix, err := env.buildIndex(c)
+		if err != nil {
+			return err
+		}
+		return env.matchBatch(c, ix, qf, filter)
+	}
+	text, err := env.pasteText(c)
+	if err != nil {
+		return err
+	}
+	_, ix, err := env.buildIndex(c)
+	if err != nil {
+		return err
+	}
+	res := ix.Match(similarity.Query{Text: text, K: c.Int("top"), MinScore: c.Float64("min-score"), Filter: filter})
+	hits := make([]matchHit, len(res.Hits))
+	for i, h := range res.Hits {
+		cs := ix.Case(h.Doc)
+		ex := ix.ExplainMatch(res, h)
+		hits[i] = matchHit{Rank: i + 1, ID: h.ID, Score: round(h.Score), Date: cs.Date, Org: cs.Org,
+			Title: cs.Title.EN, URL: cs.URL, Why: ex.Why(6)}
+		if c.Bool("explain") {
+			ex.Score = round(ex.Score)
+			hits[i].Explain = &ex
+			hits[i].Stage = h.Stage
+		}
+	}
+	if c.Bool("json") {
+		return writeJSON(env.stdout, struct {
+			Hits []matchHit `json:"hits"`
+		}{hits})
+	}
+	return env.printHits(hits)
+}
+
+// pasteText returns the paste: the arguments joined, or standard input when
+// there are none or the only one is "-".
+func (env *env) pasteText(c *cli.Context) (string, error) {
+	args := c.Args().Slice()
+	fromStdin := len(args) == 0 || (len(args) == 1 && args[0] == "-")
+	if !fromStdin {
+		return strings.Join(args, " "), nil
+	}
+	for _, p := range c.StringSlice("cases") {
+		if p == "-" {
+			return "", usagef("standard input cannot hold both the paste and the cases: give the paste as TEXT")
+		}
+	}
+	if f, ok := env.stdin.(*os.File); ok && isTerminal(f) {
+		fmt.Fprintln(env.stderr, "caselink: paste what you see, then Ctrl-D")
+	}
+	b, err := io.ReadAll(env.stdin)
+	if err != nil {
+		return "", fmt.Errorf("reading standard input: %w", err)
+	}
+	if strings.TrimSpace(string(b)) == "" {
+		return "", usagef("nothing to match: give TEXT or paste on standard input")
+	}
+	return string(b), nil
+}
+
+func (env *env) printHits(hits []matchHit) error {
+	w := bufio.NewWriter(env.stdout)
+	if len(hits) == 0 {
+		fmt.Fprintln(w, "no similar cases")
+		return w.Flush()
+	}
+	col := color(env.stdout)
+	width := width(env.stdout)
+	for i, h := range hits {
+		if i > 0 {
+			fmt.Fprintln(w)
+		}
+		head := fmt.Sprintf("%d  %.2f  %s  %s  %s", h.Rank, h.Score, h.ID, orDash(h.Date), orDash(h.Org))
+		fmt.Fprintf(w, "%s  %s\n", bold(head, col), cut(h.Title, width-len([]rune(head))-2))
+		if h.URL != "" {
+			fmt.Fprintf(w, "   %s\n", dim(h.URL, col))
+		}
+		if len(h.Why) > 0 {
+			fmt.Fprintf(w, "   why: %s\n", cut(strings.Join(h.Why, ", "), width-8))
+		}
+	}
+	return w.Flush()
+}
+
+func orDash(s string) string {
+	if s == "" {
+		return "-"
+	}
+	return s
+}
+
+// batchQuery is one line of a --queries file.
+type batchQuery struct {
+	ID         string   `json:"id"`
+	Text       string   `json:"text"`
+	Candidates []string `json:"candidates"`
+}
+
+type batchAnswer struct {
+	ID   string     `json:"id"`
+	Hits []matchHit `json:"hits"`
+}
+
+// matchBatch answers every query of a JSON Lines file, in order, on all cores.
+func (env *env) matchBatch(c *cli.Context, ix *similarity.Index, path string, filter similarity.Filter) error {
+	qs, err := readBatch(path)
+	if err != nil {
+		return err
+	}
+	out := make([]batchAnswer, len(qs))
+	var wg sync.WaitGroup
+	next := make(chan int)
+	for range runtime.GOMAXPROCS(0) {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for i := range next {
+				q := qs[i]
+				res := ix.Match(similarity.Query{Text: q.Text, K: c.Int("top"), MinScore: c.Float64("min-score"),
+					Candidates: q.Candidates, Filter: filter})
+				a := batchAnswer{ID: q.ID, Hits: []matchHit{}}
+				for _, h := range res.Hits {
+					ex := ix.ExplainMatch(res, h)
+					mh := matchHit{ID: h.ID, Score: round(h.Score), Why: ex.Why(6)}
+					if c.Bool("explain") {
+						ex.Score = round(ex.Score)
+						mh.Explain, mh.Stage = &ex, h.Stage
+					}
+					a.Hits = append(a.Hits, mh)
+				}
+				out[i] = a
+			}
+		}()
+	}
+	for i := range qs {
+		next <- i
+	}
+	close(next)
+	wg.Wait()
+	w := bufio.NewWriter(env.stdout)
+	enc := json.NewEncoder(w)
+	enc.SetEscapeHTML(false)
+	for _, a := range out {
+		if err := enc.Encode(a); err != nil {
+			return err
+		}
+	}
+	return w.Flush()
+}
+
+func readBatch(path string) ([]batchQuery, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, usageError{err}
+	}
+	defer f.Close()
+	var qs []batchQuery
+	sc := bufio.NewScanner(f)
+	sc.Buffer(make([]byte, 1<<20), 64<<20)
+	line := 0
+	seen := map[string]int{}
+	for sc.Scan() {
+		line++
+		b := strings.TrimSpace(sc.Text())
+		if b == "" {
+			continue
+		}
+		var q batchQuery
+		if err := json.Unmarshal([]byte(b), &q); err != nil {
+			return nil, usagef("%s:%d: %v", path, line, err)
+		}
+		if q.ID == "" {
+			return nil, usagef("%s:%d: query has no \"id\"", path, line)
+		}
+		if prev, dup := seen[q.ID]; dup {
+			return nil, usagef("%s:%d: query id %q already used on line %d", path, line, q.ID, prev)
+		}
+		seen[q.ID] = line
+		qs = append(qs, q)
+	}
+	if err := sc.Err(); err != nil {
+		return nil, fmt.Errorf("%s: %w", path, err)
+	}
+	return qs, nil
+}
+
+// round keeps 4 decimals: enough to rank by, stable to print.
+func round(x float64) float64 { return math.Round(x*1e4) / 1e4 }
+
+func writeJSON(w io.Writer, v any) error {
+	enc := json.NewEncoder(w)
+	enc.SetEscapeHTML(false)
+	enc.SetIndent("", "  ")
+	return enc.Encode(v)
+}
+
+func validDatePrefix(s string) bool {
+	for i, r := range s {
+		switch i {
+		case 4, 7:
+			if r != '-' {
+				return false
+			}
+		default:
+			if r < '0' || r > '9' {
+				return false
+			}
+		}
+	}
+	return len(s) == 4 || len(s) == 7 || len(s) == 10
+}
