@@ -36,7 +36,7 @@ Examples:
 		Flags: []cli.Flag{
 			casesFlag, lenientFlag,
 			&cli.IntFlag{Name: "top", Aliases: []string{"n"}, Value: 5, Usage: "how many cases to show"},
-			&cli.Float64Flag{Name: "min-score", Value: defaultMatchMinScore, Usage: "hide cases scoring below this (0–1)"},
+			&cli.Float64Flag{Name: "min-score", Value: defaultMatchMinScore, Usage: "hide cases scoring below this (0–1; batch mode: 0 unless given)"},
 			&cli.BoolFlag{Name: "json", Usage: "print JSON"},
 			&cli.BoolFlag{Name: "explain", Usage: "with --json: add each hit's stage and score parts"},
 			&cli.StringSliceFlag{Name: "org", Usage: "only cases of this organisation (repeatable)"},
@@ -188,6 +188,13 @@ func (env *env) matchBatch(c *cli.Context, ix *similarity.Index, path string, fi
 	if err != nil {
 		return err
 	}
+	// Batch mode feeds evaluation and triage lists: unless --min-score is
+	// given, every hit up to --top is returned, and a query with candidates
+	// gets all its candidates back, ranked.
+	minScore := 0.0
+	if c.IsSet("min-score") {
+		minScore = c.Float64("min-score")
+	}
 	out := make([]batchAnswer, len(qs))
 	var wg sync.WaitGroup
 	next := make(chan int)
@@ -197,7 +204,7 @@ func (env *env) matchBatch(c *cli.Context, ix *similarity.Index, path string, fi
 			defer wg.Done()
 			for i := range next {
 				q := qs[i]
-				res := ix.Match(similarity.Query{Text: q.Text, K: c.Int("top"), MinScore: c.Float64("min-score"),
+				res := ix.Match(similarity.Query{Text: q.Text, K: c.Int("top"), MinScore: minScore,
 					Candidates: q.Candidates, Filter: filter})
 				a := batchAnswer{ID: q.ID, Hits: []matchHit{}}
 				for _, h := range res.Hits {
