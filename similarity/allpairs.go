@@ -33,8 +33,8 @@ func (ix *Index) AllRelated(k int, minScore float64, progress func(done int)) []
 				}
 				hi := min(n, lo+chunk)
 				for d := lo; d < hi; d++ {
-					q = ix.caseQuery(d, q[:0])
-					out[d] = ix.run(sc, &search{q: q, scaled: true, k: k, minScore: minScore,
+					q = ix.caseQuery(d, ix.rel, q[:0])
+					out[d] = ix.run(sc, &search{q: q, prof: ix.rel, k: k, minScore: minScore,
 						accept: func(x int) bool { return x != d }})
 				}
 				if progress != nil {

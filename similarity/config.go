@@ -75,6 +75,10 @@ type Config struct {
 	// sum to 1.
 	Views [NumViews]float64
 
+	// ExpandViews are the view weights of the case-to-case similarity that
+	// the second stage of match re-ranks by. They are normalized to sum to 1.
+	ExpandViews [NumViews]float64
+
 	// Query are the weights with which a pasted text's vector is matched
 	// against the symptoms, cause and response views of a case, and its
 	// inferred tags against the tag view. They are normalized to sum to 1.
@@ -112,18 +116,19 @@ type Config struct {
 // "How good is it").
 func DefaultConfig() Config {
 	return Config{
-		Analyzer:   tokenize.DefaultOptions(),
-		Weighting:  TFIDF,
-		K1:         1.2,
-		B:          0.75,
-		Pivot:      0.3,
-		Views:      [NumViews]float64{0.15, 0.35, 0.1, 0.4},
-		Query:      [NumViews]float64{0.45, 0.35, 0.1, 0.1},
-		TagKinds:   [NumTagKinds]float64{0.3, 1, 1, 1, 0.5},
-		InferTags:  true,
-		Expand:     0.7,
-		ExpandHits: 1,
-		ExpandPool: 50,
+		Analyzer:    tokenize.DefaultOptions(),
+		Weighting:   TFIDF,
+		K1:          1.2,
+		B:           0.75,
+		Pivot:       0.3,
+		Views:       [NumViews]float64{0.15, 0.35, 0.1, 0.4},
+		ExpandViews: [NumViews]float64{0, 0, 0, 1},
+		Query:       [NumViews]float64{0.45, 0.35, 0.1, 0.1},
+		TagKinds:    [NumTagKinds]float64{0.3, 1, 1, 1, 0.5},
+		InferTags:   true,
+		Expand:      0.7,
+		ExpandHits:  1,
+		ExpandPool:  50,
 	}
 }
 

@@ -32,7 +32,7 @@ type Explanation struct {
 // and b, with terms spelled as in the library.
 func (ix *Index) ExplainPair(a, b int) Explanation {
 	var ex Explanation
-	ix.addShared(&ex, ix.caseQuery(a, nil), b, true, 1, "", nil)
+	ix.addShared(&ex, ix.caseQuery(a, ix.rel, nil), b, ix.rel, 1, "", nil)
 	ex.Query = ex.Score
 	ex.finish()
 	return ex
@@ -44,10 +44,10 @@ func (ix *Index) ExplainPair(a, b int) Explanation {
 func (ix *Index) ExplainMatch(r *Result, h Hit) Explanation {
 	var ex Explanation
 	e := r.ExpandWeight
-	ix.addShared(&ex, r.paste.q, h.Doc, false, 1-e, "", r.paste.surface)
+	ix.addShared(&ex, r.paste.q, h.Doc, nil, 1-e, "", r.paste.surface)
 	ex.Query = ex.Score
 	for i, src := range r.Expanded {
-		ix.addShared(&ex, ix.caseQuery(src, nil), h.Doc, true, e*r.ExpandedWeight[i], ix.cases[src].ID, nil)
+		ix.addShared(&ex, ix.caseQuery(src, ix.exp, nil), h.Doc, ix.exp, e*r.ExpandedWeight[i], ix.cases[src].ID, nil)
 	}
 	ex.Expand = ex.Score - ex.Query
 	ex.finish()
@@ -55,12 +55,12 @@ func (ix *Index) ExplainMatch(r *Result, h Hit) Explanation {
 }
 
 // addShared adds f × each product of the key-sorted query q with case doc.
-func (ix *Index) addShared(ex *Explanation, q []qterm, doc int, scaled bool, f float64, via string, surface map[uint32]string) {
+func (ix *Index) addShared(ex *Explanation, q []qterm, doc int, prof *profile, f float64, via string, surface map[uint32]string) {
 	if f == 0 {
 		return
 	}
-	if scaled {
-		f *= float64(ix.scale[doc])
+	if prof != nil {
+		f *= float64(prof.scale[doc])
 	}
 	keys := ix.vkey[ix.vstart[doc]:ix.vstart[doc+1]]
 	vals := ix.vval[ix.vstart[doc]:ix.vstart[doc+1]]

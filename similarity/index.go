@@ -17,10 +17,12 @@ import (
 // returns a new Index and leaves the old one serving.
 type Index struct {
 	cfg   Config
-	views [NumViews]float64 // cfg.Views, normalized
 	query [NumViews]float64 // cfg.Query, normalized
-	an    *tokenize.Analyzer
-	voc   *vocabulary
+	// rel weighs case-to-case scores for relate and dupes (cfg.Views), exp
+	// for the second stage of match (cfg.ExpandViews); they may be the same.
+	rel, exp *profile
+	an       *tokenize.Analyzer
+	voc      *vocabulary
 
 	cases []*caselib.Case
 	docs  []analyzed
@@ -41,15 +43,13 @@ type Index struct {
 	vstart []int
 	vkey   []uint32
 	vval   []float32
-	scale  []float32 // 1/‖case‖ over the weighted views it has; 0 for an empty case
 
 	// Postings: key k lists the cases pdoc[pstart[k]:pstart[k+1]], ascending,
 	// with their weights pval.
-	pstart     []int
-	pdoc       []uint32
-	pval       []float32
-	pmax       []float32 // max of pval per key
-	pmaxScaled []float32 // max of pval·scale per key
+	pstart []int
+	pdoc   []uint32
+	pval   []float32
+	pmax   []float32 // max of pval per key
 
 	tagRules map[string][]tagRule // first word of a tag → tags that start with it
 
@@ -64,7 +64,7 @@ func Build(cases []*caselib.Case, cfg Config) (*Index, error) {
 		voc:  newVocabulary(),
 		byID: make(map[string]int, len(cases)),
 	}
-	ix.views, ix.query = normalized(cfg.Views), normalized(cfg.Query)
+	ix.query = normalized(cfg.Query)
 	ix.cases = slices.Clone(cases)
 	for i, c := range ix.cases {
 		if j, dup := ix.byID[c.ID]; dup {
@@ -183,7 +183,6 @@ func (ix *Index) reweigh() {
 	total := ix.vstart[n]
 	ix.vkey = make([]uint32, total)
 	ix.vval = make([]float32, total)
-	ix.scale = make([]float32, n)
 	norms := make([][NumViews]float64, n)
 	var avgLen [textViews]float64
 	var withView [textViews]int
@@ -229,21 +228,21 @@ func (ix *Index) reweigh() {
 	parallel(n, func(lo, hi int) {
 		for i := lo; i < hi; i++ {
 			var div [NumViews]float64
-			var n2 float64
 			for v, x := range norms[i] {
 				if x > 0 {
 					div[v] = max(x, s*pivot[v]+(1-s)*x)
-					n2 += ix.views[v]
 				}
 			}
 			for j := ix.vstart[i]; j < ix.vstart[i+1]; j++ {
 				ix.vval[j] = float32(float64(ix.vval[j]) / div[keyView(ix.vkey[j])])
 			}
-			if n2 > 0 {
-				ix.scale[i] = float32(1 / math.Sqrt(n2))
-			}
 		}
 	})
+	ix.rel = newProfile(normalized(ix.cfg.Views), norms)
+	ix.exp = ix.rel
+	if ev := normalized(ix.cfg.ExpandViews); ev != ix.rel.views {
+		ix.exp = newProfile(ev, norms)
+	}
 	ix.buildPostings()
 	ix.buildTagRules()
 }
@@ -319,10 +318,8 @@ func (ix *Index) buildPostings() {
 	ix.pdoc = make([]uint32, total)
 	ix.pval = make([]float32, total)
 	ix.pmax = make([]float32, nkeys)
-	ix.pmaxScaled = make([]float32, nkeys)
 	fill := slices.Clone(ix.pstart[:nkeys])
 	for i := range ix.docs {
-		sc := ix.scale[i]
 		for j := ix.vstart[i]; j < ix.vstart[i+1]; j++ {
 			k, w := ix.vkey[j], ix.vval[j]
 			p := fill[k]
@@ -330,7 +327,47 @@ func (ix *Index) buildPostings() {
 			ix.pdoc[p] = uint32(i)
 			ix.pval[p] = w
 			ix.pmax[k] = max(ix.pmax[k], w)
-			ix.pmaxScaled[k] = max(ix.pmaxScaled[k], w*sc)
+		}
+	}
+	ix.rel.maxScaled(ix)
+	if ix.exp != ix.rel {
+		ix.exp.maxScaled(ix)
+	}
+}
+
+// profile is one weighting of the views for case-to-case scores: the view
+// weights, each case's scale 1/‖case‖ under them (0 for an empty case), and
+// per key the largest posting weight times its case's scale, the upper bound
+// that pruning needs.
+type profile struct {
+	views [NumViews]float64
+	scale []float32
+	pmax  []float32
+}
+
+// newProfile computes the case scales for view weights w: ‖case‖² is the sum
+// of the weights of the views the case has.
+func newProfile(w [NumViews]float64, norms [][NumViews]float64) *profile {
+	p := &profile{views: w, scale: make([]float32, len(norms))}
+	for i := range norms {
+		var n2 float64
+		for v, x := range norms[i] {
+			if x > 0 {
+				n2 += w[v]
+			}
+		}
+		if n2 > 0 {
+			p.scale[i] = float32(1 / math.Sqrt(n2))
+		}
+	}
+	return p
+}
+
+func (p *profile) maxScaled(ix *Index) {
+	p.pmax = make([]float32, len(ix.pmax))
+	for k := range p.pmax {
+		for j := ix.pstart[k]; j < ix.pstart[k+1]; j++ {
+			p.pmax[k] = max(p.pmax[k], ix.pval[j]*p.scale[ix.pdoc[j]])
 		}
 	}
 }

@@ -173,7 +173,7 @@ func (ix *Index) rerank(q []qterm, candidates []string, accept func(int) bool) [
 			continue
 		}
 		seen[d] = true
-		s := ix.exact(q, d, false)
+		s := ix.exact(q, d, nil)
 		hits = append(hits, Hit{Doc: d, ID: id, Score: s, First: s, Stage: "query"})
 	}
 	sortHits(hits)
@@ -212,7 +212,7 @@ func (ix *Index) expand(res *Result, first []Hit, pool int, accept func(int) boo
 		// the case's similarity to the paste through the hit, so the best
 		// hit keeps its own score and a weak first pass expands little.
 		res.ExpandedWeight = append(res.ExpandedWeight, h.Score*h.Score/total)
-		srcQ[i] = ix.caseQuery(h.Doc, nil)
+		srcQ[i] = ix.caseQuery(h.Doc, ix.exp, nil)
 	}
 	cands := make(map[int]*Hit, len(first)+pool)
 	for i := range first {
@@ -222,11 +222,11 @@ func (ix *Index) expand(res *Result, first []Hit, pool int, accept func(int) boo
 	}
 	if !rerankOnly {
 		sc := ix.getScorer()
-		near := ix.run(sc, &search{q: srcQ[0], scaled: true, k: pool, accept: accept})
+		near := ix.run(sc, &search{q: srcQ[0], prof: ix.exp, k: pool, accept: accept})
 		ix.putScorer(sc)
 		for _, h := range near {
 			if _, ok := cands[h.Doc]; !ok {
-				s := ix.exact(res.paste.q, h.Doc, false)
+				s := ix.exact(res.paste.q, h.Doc, nil)
 				cands[h.Doc] = &Hit{Doc: h.Doc, ID: h.ID, Score: s, First: s, Stage: "expand"}
 			}
 		}
@@ -235,7 +235,7 @@ func (ix *Index) expand(res *Result, first []Hit, pool int, accept func(int) boo
 	for _, h := range cands {
 		var sim float64
 		for i, q := range srcQ {
-			sim += res.ExpandedWeight[i] * ix.exact(q, h.Doc, true)
+			sim += res.ExpandedWeight[i] * ix.exact(q, h.Doc, ix.exp)
 		}
 		h.Score = min(max((1-e)*h.First+e*sim, 0), 1)
 		out = append(out, *h)
@@ -253,7 +253,7 @@ func (ix *Index) Related(doc, k int, minScore float64) []Hit {
 }
 
 func (ix *Index) related(sc *scorer, doc, k int, minScore float64, q []qterm) []Hit {
-	q = ix.caseQuery(doc, q[:0])
-	return ix.run(sc, &search{q: q, scaled: true, k: k, minScore: minScore,
+	q = ix.caseQuery(doc, ix.rel, q[:0])
+	return ix.run(sc, &search{q: q, prof: ix.rel, k: k, minScore: minScore,
 		accept: func(d int) bool { return d != doc }})
 }

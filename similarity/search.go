@@ -34,8 +34,8 @@ func (ix *Index) putScorer(s *scorer) { ix.scorers.Put(s) }
 
 // search is one exact top-k request against the postings.
 type search struct {
-	q        []qterm // sorted by key
-	scaled   bool    // multiply each case's sum by its scale (case-to-case scores)
+	q        []qterm  // sorted by key
+	prof     *profile // case-to-case scores: multiply each case's sum by its scale; nil for a paste
 	k        int
 	minScore float64
 	accept   func(doc int) bool // nil accepts every case
@@ -54,8 +54,8 @@ func (ix *Index) run(sc *scorer, s *search) []Hit {
 		return nil
 	}
 	maxw := ix.pmax
-	if s.scaled {
-		maxw = ix.pmaxScaled
+	if s.prof != nil {
+		maxw = s.prof.pmax
 	}
 	order := append(sc.order[:0], s.q...)
 	ub := func(t qterm) float64 { return float64(t.w) * float64(maxw[t.key]) }
@@ -109,8 +109,8 @@ func (ix *Index) run(sc *scorer, s *search) []Hit {
 			continue
 		}
 		f := 1.0
-		if s.scaled {
-			f = float64(ix.scale[doc])
+		if s.prof != nil {
+			f = float64(s.prof.scale[doc])
 		}
 		score := float64(acc[d]) * f
 		if cut < len(order) {
@@ -130,7 +130,7 @@ func (ix *Index) run(sc *scorer, s *search) []Hit {
 	sc.touched, sc.order, sc.rem, sc.tail = touched[:0], order, rem, tail
 	hits := top.h
 	for i := range hits {
-		hits[i].Score = ix.exact(s.q, hits[i].Doc, s.scaled)
+		hits[i].Score = ix.exact(s.q, hits[i].Doc, s.prof)
 	}
 	hits = slices.DeleteFunc(hits, func(h Hit) bool { return h.Score < s.minScore || h.Score <= 0 })
 	sortHits(hits)
@@ -152,8 +152,8 @@ func (ix *Index) kthLowerBound(sc *scorer, touched []uint32, s *search) float64 
 			continue
 		}
 		v := sc.acc[d]
-		if s.scaled {
-			v *= ix.scale[d]
+		if s.prof != nil {
+			v *= s.prof.scale[d]
 		}
 		if len(h) < s.k {
 			h = append(h, v)
@@ -217,22 +217,22 @@ func (ix *Index) dot(q []qterm, doc int) float64 {
 
 // exact is the canonical score of case doc for a key-sorted query: summed in
 // key order in float64, so it does not depend on how the search got there.
-func (ix *Index) exact(q []qterm, doc int, scaled bool) float64 {
+func (ix *Index) exact(q []qterm, doc int, prof *profile) float64 {
 	s := ix.dot(q, doc)
-	if scaled {
-		s *= float64(ix.scale[doc])
+	if prof != nil {
+		s *= float64(prof.scale[doc])
 	}
 	return min(max(s, 0), 1)
 }
 
 // caseQuery is the query vector of case doc for case-to-case scores: each
-// weight is w_view · x · scale, so that run with scaled=true yields the cosine
-// of the two concatenated case vectors.
-func (ix *Index) caseQuery(doc int, dst []qterm) []qterm {
-	f := float64(ix.scale[doc])
+// weight is w_view · x · scale under profile p, so that a search with the
+// same profile yields the cosine of the two concatenated case vectors.
+func (ix *Index) caseQuery(doc int, p *profile, dst []qterm) []qterm {
+	f := float64(p.scale[doc])
 	for j := ix.vstart[doc]; j < ix.vstart[doc+1]; j++ {
 		k := ix.vkey[j]
-		w := ix.views[keyView(k)]
+		w := p.views[keyView(k)]
 		if w == 0 {
 			continue
 		}
@@ -244,5 +244,5 @@ func (ix *Index) caseQuery(doc int, dst []qterm) []qterm {
 // CaseSimilarity returns the case-to-case score of the cases at positions a
 // and b: the cosine of their weighted view vectors.
 func (ix *Index) CaseSimilarity(a, b int) float64 {
-	return ix.exact(ix.caseQuery(a, nil), b, true)
+	return ix.exact(ix.caseQuery(a, ix.rel, nil), b, ix.rel)
 }

@@ -20,7 +20,7 @@ import (
 // as [Build] on the same cases in the same order (new cases last). Only the
 // spelling chosen to show a term in explanations may differ after removals.
 func (ix *Index) Update(upsert []*caselib.Case, remove []string) (*Index, error) {
-	nx := &Index{cfg: ix.cfg, views: ix.views, query: ix.query, an: ix.an, voc: ix.voc.copy()}
+	nx := &Index{cfg: ix.cfg, query: ix.query, an: ix.an, voc: ix.voc.copy()}
 	gone := make(map[string]bool, len(remove))
 	for _, id := range remove {
 		if _, ok := ix.byID[id]; !ok {

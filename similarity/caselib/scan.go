@@ -1,6 +1,7 @@
 package caselib
 
 import (
+	"encoding/binary"
 	"fmt"
 	"unicode/utf16"
 	"unicode/utf8"
@@ -107,6 +108,21 @@ var plain = func() (t [256]bool) {
 	return
 }()
 
+const (
+	ones  = 0x0101010101010101
+	highs = 0x8080808080808080
+)
+
+// special reports whether any of the 8 bytes in x is '"', '\\' or a control
+// character (< 0x20). Each test is exact: a borrow can only start at a byte
+// that matches.
+func special(x uint64) bool {
+	lt20 := (x - 0x20*ones) &^ x
+	quote := x ^ '"'*ones
+	bslash := x ^ '\\'*ones
+	return (lt20|(quote-ones)&^quote|(bslash-ones)&^bslash)&highs != 0
+}
+
 // str scans a string whose opening quote is at pos. It returns the bounds of
 // the content (without quotes) and whether it holds escapes; pos ends after
 // the closing quote.
@@ -115,6 +131,9 @@ func (s *scanner) str() (start, end int, esc bool) {
 	i := s.pos + 1
 	start = i
 	for {
+		for i+8 <= len(d) && !special(binary.LittleEndian.Uint64(d[i:])) {
+			i += 8
+		}
 		for i < len(d) && plain[d[i]] {
 			i++
 		}
