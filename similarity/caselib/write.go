@@ -98,6 +98,10 @@ func WriteRelated(lib *Library, related map[string][]string) ([]string, error) {
 			for _, e := range edits[i:] {
 				e.discard()
 			}
+			syncDirs(edits[:i])
+			for _, e := range edits[:i] {
+				e.commit()
+			}
 			if len(written) > 0 {
 				err = fmt.Errorf("%w (already written: %v)", err, written)
 			}

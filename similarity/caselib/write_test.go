@@ -219,8 +219,20 @@ func TestWriteFailureLeavesOriginals(t *testing.T) {
 			if s.written == 0 && !bytes.Equal(mustRead(t, a), origA) {
 				t.Fatal("a.json changed")
 			}
-			if s.written == 0 && !slices.Equal(lib.ByID("A").Related, nil) {
+			var wantA []string // a.json is written first
+			if s.written == 1 {
+				wantA = []string{"B"}
+			}
+			if !slices.Equal(lib.ByID("A").Related, wantA) {
+				t.Fatalf("Related of A is %v, want %v", lib.ByID("A").Related, wantA)
+			}
+			if !slices.Equal(lib.ByID("C").Related, nil) {
 				t.Fatal("Related updated after a failed write")
+			}
+			// The library still matches the files: the same request succeeds.
+			testHook = nil
+			if _, err := WriteRelated(lib, map[string][]string{"A": {"B"}, "C": {"A", "B"}}); err != nil {
+				t.Fatal(err)
 			}
 		})
 	}
