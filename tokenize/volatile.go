@@ -6,7 +6,7 @@ package tokenize
 const (
 	ClassIP   = "<ip>"   // IPv4 (with optional :port or /prefix) or IPv6 address
 	ClassUUID = "<uuid>" // 8-4-4-4-12 hexadecimal UUID
-	ClassHex  = "<hex>"  // hexadecimal hash or id: ≥7 hex digits mixing letters and digits
+	ClassHex  = "<hex>"  // hexadecimal hash or id: ≥7 hex digits mixing letters and digits, or 0x…
 	ClassNum  = "<num>"  // number of 6 or more digits (ids, epoch times, byte counts)
 	ClassID   = "<id>"   // random-looking id: letters and digits alternating (x2k4j, cqpqj188sdw8), or 8+ digits with letters
 	ClassTime = "<time>" // clock time, range or timestamp: 14:05, 9:21am, 10:15:00.123, 14:52-17:02, 2021-12-09T10:15:00Z
@@ -89,6 +89,9 @@ func isClockRange(s string) bool {
 // classifyPart returns the class of a run of ASCII letters and digits with
 // no joiners (a whole simple token or one part of a compound), or "".
 func classifyPart(s string) string {
+	if len(s) >= 8 && s[0] == '0' && s[1]|0x20 == 'x' && isHexString(s[2:]) { // 0xFFFFF809E314033D
+		return ClassHex
+	}
 	digits, hexl, other := 0, 0, 0
 	trans := 0 // letter↔digit transitions
 	run, maxRun := 0, 0
@@ -138,6 +141,16 @@ func classifyPart(s string) string {
 		return ClassID
 	}
 	return ""
+}
+
+// isHexString reports whether s is all hexadecimal digits.
+func isHexString(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if !isDigit(s[i]) && !isHexLo(s[i]) {
+			return false
+		}
+	}
+	return true
 }
 
 // isAPIVersion reports whether s looks like v1beta1, v2alpha3: a version,

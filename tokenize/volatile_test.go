@@ -18,6 +18,8 @@ func TestClassify(t *testing.T) {
 		{"88767d85c306784754560dedc1d5ac7abdb8a2a0", ClassHex},
 		{"b7edea69", ClassHex},
 		{"deadbeef", ""},
+		{"0xFFFFF809E314033D", ClassHex},
+		{"0x1f", ""},
 		{"123456", ClassNum},
 		{"12345", ""},
 		{"2025", ""},

@@ -95,7 +95,7 @@ func (d *caseDecoder) decodeCase(data []byte, pos int, what string) (c *Case, ce
 			}
 			k := d.kind()
 			d.skip() // a syntax error in it comes first
-			d.fail(pos, "expected a JSON object (one case), found %s", k)
+			d.fail(d.start, "expected a JSON object (one case), found %s", k)
 		}
 		d.object(c)
 		d.ws()
