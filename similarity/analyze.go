@@ -79,7 +79,8 @@ func (v *vocabulary) intern(term, surface string, doc int) uint32 {
 // merged into the shared vocabulary afterwards.
 type localVocab struct {
 	vocabulary
-	counts map[uint32]int // scratch: term counts of the case being analyzed
+	counts []int32  // scratch: count per local term id in the view being analyzed
+	seen   []uint32 // scratch: the local ids counted, in first-seen order
 }
 
 // analyzeDocs analyzes docs (the cases at library positions base, base+1, …)
@@ -91,7 +92,7 @@ func analyzeDocs(an *tokenize.Analyzer, voc *vocabulary, docs []Document, base i
 	locals := make([]*localVocab, workers)
 	var wg sync.WaitGroup
 	for w := range workers {
-		lv := &localVocab{vocabulary: vocabulary{ids: make(map[string]uint32)}, counts: make(map[uint32]int)}
+		lv := &localVocab{vocabulary: vocabulary{ids: make(map[string]uint32)}}
 		locals[w] = lv
 		wg.Add(1)
 		go func() {
@@ -134,20 +135,28 @@ func analyzeDocs(an *tokenize.Analyzer, voc *vocabulary, docs []Document, base i
 func (lv *localVocab) analyze(an *tokenize.Analyzer, d *Document, doc int, scratch *[]tokenize.Term) analyzed {
 	var a analyzed
 	for v := range textViews {
-		clear(lv.counts)
 		n := 0
 		for _, text := range d.Text[v] {
 			terms := an.AppendTerms((*scratch)[:0], text)
 			for _, t := range terms {
-				lv.counts[lv.intern(t.Text, t.Surface, doc)]++
+				id := lv.intern(t.Text, t.Surface, doc)
+				if int(id) >= len(lv.counts) {
+					lv.counts = append(lv.counts, make([]int32, int(id)+1-len(lv.counts))...)
+				}
+				if lv.counts[id] == 0 {
+					lv.seen = append(lv.seen, id)
+				}
+				lv.counts[id]++
 			}
 			n += len(terms)
 			*scratch = terms
 		}
 		a.length[v] = int32(n)
-		for id, tf := range lv.counts {
-			a.ents = append(a.ents, newEntry(id, View(v), tf))
+		for _, id := range lv.seen {
+			a.ents = append(a.ents, newEntry(id, View(v), int(lv.counts[id])))
+			lv.counts[id] = 0
 		}
+		lv.seen = lv.seen[:0]
 	}
 	for _, tag := range d.Tags {
 		a.ents = append(a.ents, newEntry(lv.intern(tagPrefix+tag, tag, doc), Tags, 1))

@@ -43,6 +43,7 @@ type Index struct {
 	vstart []int
 	vkey   []uint32
 	vval   []float32
+	vnorm  []float32 // ‖case vector‖ (before view weights and scale), for pruning bounds
 
 	// Postings: key k lists the cases pdoc[pstart[k]:pstart[k+1]], ascending,
 	// with their weights pval.
@@ -238,6 +239,14 @@ func (ix *Index) reweigh() {
 			}
 		}
 	})
+	ix.vnorm = make([]float32, n)
+	for i := range n {
+		var x float64
+		for _, w := range ix.vval[ix.vstart[i]:ix.vstart[i+1]] {
+			x += float64(w) * float64(w)
+		}
+		ix.vnorm[i] = float32(math.Sqrt(x) * (1 + 1e-6))
+	}
 	ix.rel = newProfile(normalized(ix.cfg.Views), norms)
 	ix.exp = ix.rel
 	if ev := normalized(ix.cfg.ExpandViews); ev != ix.rel.views {

@@ -21,7 +21,20 @@ type scorer struct {
 	rem     []float64
 	kth     []float32
 	tail    []qterm
+	cands   []cand
 }
+
+// cand is a case still in the running after the first phase of a search.
+type cand struct {
+	doc uint32
+	lb  float64 // its score so far (a lower bound)
+	f   float64 // its scale
+}
+
+// extraHits are kept beyond k while searching, so that recomputing the final
+// scores exactly (which can move them by a rounding error) cannot push a
+// true top-k case out.
+const extraHits = 2
 
 func (ix *Index) getScorer() *scorer {
 	if s, ok := ix.scorers.Get().(*scorer); ok && len(s.acc) == len(ix.cases) {
@@ -102,7 +115,13 @@ func (ix *Index) run(sc *scorer, s *search) []Hit {
 	// The terms not accumulated, by key, for exact completion of candidates.
 	tail := append(sc.tail[:0], order[cut:]...)
 	slices.SortFunc(tail, func(a, b qterm) int { return cmp.Compare(a.key, b.key) })
-	top := topHeap{k: s.k + 8} // a few extra: final scores are recomputed exactly below
+	var tailNorm float64
+	for _, t := range tail {
+		tailNorm += float64(t.w) * float64(t.w)
+	}
+	tailNorm = math.Sqrt(tailNorm)
+	top := topHeap{k: s.k + extraHits}
+	cands := sc.cands[:0]
 	for _, d := range touched {
 		doc := int(d)
 		if s.accept != nil && !s.accept(doc) {
@@ -112,18 +131,48 @@ func (ix *Index) run(sc *scorer, s *search) []Hit {
 		if s.prof != nil {
 			f = float64(s.prof.scale[doc])
 		}
-		score := float64(acc[d]) * f
-		if cut < len(order) {
-			if score+rem[cut] < theta-slack {
-				continue
+		lb := float64(acc[d]) * f
+		if cut == len(order) {
+			if lb >= theta-slack {
+				top.push(Hit{Doc: doc, ID: ix.cases[doc].ID, Score: lb})
 			}
-			score += ix.dot(tail, doc) * f
-		}
-		if score < theta-slack {
 			continue
 		}
-		top.push(Hit{Doc: doc, ID: ix.cases[doc].ID, Score: score})
+		if lb+rem[cut] >= theta-slack {
+			cands = append(cands, cand{doc: d, lb: lb, f: f})
+		}
 	}
+	if cut < len(order) {
+		// Complete the most promising candidates first: once their exact
+		// scores fill the top k, the bar rises and most of the others fall
+		// below it on their bounds alone, without reading their vectors.
+		first := min(len(cands), 4*(s.k+extraHits))
+		if first < len(cands) {
+			slices.SortFunc(cands, func(a, b cand) int { return cmp.Compare(b.lb, a.lb) })
+		}
+		complete := func(c cand) {
+			if c.lb+min(rem[cut], tailNorm*float64(ix.vnorm[c.doc])*c.f) < theta-slack {
+				return // Cauchy–Schwarz: the tail adds at most ‖tail‖·‖case‖
+			}
+			score := c.lb + ix.dot(tail, int(c.doc))*c.f
+			if score < theta-slack {
+				return
+			}
+			top.push(Hit{Doc: int(c.doc), ID: ix.cases[c.doc].ID, Score: score})
+			if top.full() { // the worst kept is a lower bound of the k-th best
+				theta = max(theta, top.worst().Score*(1-1e-6))
+			}
+		}
+		for _, c := range cands[:first] {
+			complete(c)
+		}
+		for _, c := range cands[first:] {
+			if c.lb+rem[cut] >= theta-slack {
+				complete(c)
+			}
+		}
+	}
+	sc.cands = cands[:0]
 	for _, d := range touched {
 		acc[d] = 0
 	}

@@ -1,0 +1,112 @@
+package similarity
+
+import (
+	"fmt"
+	"math/rand/v2"
+	"strings"
+	"testing"
+
+	"github.com/caselink/caselink/similarity/caselib"
+)
+
+// synthLibrary makes n cases of random words drawn from a Zipf-like
+// vocabulary, so that some terms are in most cases (long postings, where
+// pruning matters) and most are rare.
+func synthLibrary(n int, seed uint64) []*caselib.Case {
+	r := rand.New(rand.NewPCG(seed, 1))
+	zipf := rand.NewZipf(r, 1.2, 3, 4000)
+	word := func() string { return fmt.Sprintf("w%dx", zipf.Uint64()) }
+	tags := []string{"kubernetes", "database", "networking", "dns", "storage"}
+	var cases []*caselib.Case
+	for i := range n {
+		text := func(k int) string {
+			var b strings.Builder
+			for range k {
+				b.WriteString(word())
+				b.WriteByte(' ')
+			}
+			return b.String()
+		}
+		c := &caselib.Case{ID: fmt.Sprintf("S-%04d", i)}
+		c.Title.EN = text(3 + r.IntN(8))
+		if r.IntN(4) > 0 {
+			c.Summary.EN = text(10 + r.IntN(120))
+		}
+		if r.IntN(3) == 0 {
+			c.Remediation = append(c.Remediation, caselib.Text{EN: text(5 + r.IntN(20))})
+		}
+		if r.IntN(2) == 0 {
+			c.Domain = []string{tags[r.IntN(len(tags))]}
+			c.Symptoms = []string{fmt.Sprintf("sym-%d", r.IntN(30))}
+		}
+		cases = append(cases, c)
+	}
+	return cases
+}
+
+// bruteRelated scores case doc against every other case, exactly.
+func bruteRelated(ix *Index, doc, k int, minScore float64) []Hit {
+	q := ix.caseQuery(doc, ix.rel, nil)
+	var hits []Hit
+	for d := range ix.Len() {
+		if d == doc {
+			continue
+		}
+		if s := ix.exact(q, d, ix.rel); s >= minScore && s > 0 {
+			hits = append(hits, Hit{Doc: d, ID: ix.Case(d).ID, Score: s})
+		}
+	}
+	sortHits(hits)
+	if len(hits) > k {
+		hits = hits[:k]
+	}
+	return hits
+}
+
+// Pruning must never change a result: every case's top k equals a brute-force
+// scan of the whole library, for several k and score floors.
+func TestPruningIsExact(t *testing.T) {
+	ix, err := Build(synthLibrary(600, 7), DefaultConfig())
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, k := range []int{1, 5, 20} {
+		for _, minScore := range []float64{0, 0.1} {
+			all := ix.AllRelated(k, minScore, nil)
+			for d := range ix.Len() {
+				want := bruteRelated(ix, d, k, minScore)
+				if got := all[d]; fmt.Sprint(ids(got)) != fmt.Sprint(ids(want)) {
+					t.Fatalf("k=%d min=%v case %s: pruned %v, brute force %v", k, minScore, ix.Case(d).ID, hitIDs(got), hitIDs(want))
+				}
+			}
+		}
+	}
+	// Pastes too: the first pass of match against a brute-force scan.
+	r := rand.New(rand.NewPCG(3, 3))
+	for range 50 {
+		text := ix.Case(r.IntN(ix.Len())).Summary.EN
+		p := ix.analyzePaste(text)
+		sc := ix.getScorer()
+		got := ix.run(sc, &search{q: p.q, k: 10})
+		ix.putScorer(sc)
+		var want []Hit
+		for d := range ix.Len() {
+			if s := ix.exact(p.q, d, nil); s > 0 {
+				want = append(want, Hit{Doc: d, ID: ix.Case(d).ID, Score: s})
+			}
+		}
+		sortHits(want)
+		want = want[:min(10, len(want))]
+		if fmt.Sprint(ids(got)) != fmt.Sprint(ids(want)) {
+			t.Fatalf("paste: pruned %v, brute force %v", hitIDs(got), hitIDs(want))
+		}
+	}
+}
+
+func ids(h []Hit) []string {
+	var s []string
+	for _, x := range h {
+		s = append(s, x.ID)
+	}
+	return s
+}
