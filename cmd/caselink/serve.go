@@ -1,12 +1,68 @@
 package main
 
-import "github.com/urfave/cli/v2"
+import (
+	"context"
+	"os"
+	"os/signal"
+	"syscall"
+	"time"
+
+	"github.com/urfave/cli/v2"
+
+	"github.com/caselink/caselink/cmd/caselink/serve"
+)
 
 func serveCommand(env *env) *cli.Command {
 	return &cli.Command{
-		Name:   "serve",
-		Usage:  "serve a JSON API and a paste-your-symptoms web page",
-		Hidden: true,
-		Action: func(c *cli.Context) error { return usagef("serve is not built yet") },
+		Name:  "serve",
+		Usage: "serve a JSON API and a paste-your-symptoms web page",
+		Description: `Serves the library from memory: a web page at / to paste what you see into, a readable
+page per case at /cases/ID, and a JSON API (POST /api/match, GET /api/cases/ID,
+GET /api/cases/ID/related, GET /api/dupes, GET /healthz). When the library's files change,
+they are reloaded in the background; a library that fails to load leaves the previous one
+serving and the error is logged here and shown by /healthz. Ctrl-C stops the server.
+
+Examples:
+   caselink serve                                 (the embedded seed cases)
+   caselink serve --cases ./library --addr 127.0.0.1:8080
+   curl -s localhost:8080/api/match -d '{"text":"pods OOMKilled after rollout","top":3}'`,
+		Flags: []cli.Flag{
+			casesFlag, lenientFlag,
+			&cli.StringFlag{Name: "addr", Value: "127.0.0.1:8080", Usage: "listen on `HOST:PORT` (port 0 picks a free one)"},
+			&cli.DurationFlag{Name: "poll", Value: time.Second, Usage: "how often to check the library's files for changes (0 turns reloading off)"},
+		},
+		Action: func(c *cli.Context) error { return env.serve(c) },
 	}
+}
+
+func (env *env) serve(c *cli.Context) error {
+	if c.Args().Present() {
+		return usagef("unexpected arguments %q: serve takes only flags", c.Args().Slice())
+	}
+	poll := c.Duration("poll")
+	switch {
+	case poll < 0:
+		return usagef("--poll must not be negative")
+	case poll == 0:
+		poll = -1 // serve.Options: negative turns watching off
+	}
+	srv, err := serve.New(serve.Options{
+		Paths:          c.StringSlice("cases"),
+		Lenient:        c.Bool("lenient"),
+		MatchMinScore:  defaultMatchMinScore,
+		RelateMinScore: defaultRelateMinScore,
+		DupesThreshold: defaultDupesThreshold,
+		PollInterval:   poll,
+		Log:            env.stderr,
+	})
+	if err != nil {
+		return usageError{err}
+	}
+	ctx := c.Context
+	if ctx == nil {
+		ctx = context.Background()
+	}
+	ctx, stop := signal.NotifyContext(ctx, os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	return srv.ListenAndServe(ctx, c.String("addr"))
 }

@@ -1,0 +1,436 @@
+package serve
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"math"
+	"net/http"
+	"strconv"
+	"strings"
+
+	"github.com/caselink/caselink/similarity"
+)
+
+// MaxBodyBytes is the largest request body the API reads; a larger one is
+// answered 413.
+const MaxBodyBytes = 1 << 20
+
+// Limits on how many hits one request may ask for.
+const (
+	defaultTop = 5
+	maxTop     = 100
+	maxDupes   = 1000 // pairs per /api/dupes page
+)
+
+// MatchRequest is the body of POST /api/match.
+type MatchRequest struct {
+	Text    string  `json:"text"`    // the paste: alert lines, errors, a message (required)
+	Top     int     `json:"top"`     // how many hits, 1–100; 0 means 5
+	Filters Filters `json:"filters"` // optional
+}
+
+// Filters narrow a match. Empty fields do not filter. Org and Domain accept
+// a list or a single string.
+type Filters struct {
+	Org    stringList `json:"org"`    // keep cases of one of these organisations
+	Domain stringList `json:"domain"` // keep cases with one of these domain tags
+	Since  string     `json:"since"`  // keep cases dated on or after YYYY[-MM[-DD]]
+	Until  string     `json:"until"`  // keep cases dated on or before YYYY[-MM[-DD]]
+}
+
+// stringList decodes a JSON list of strings or a single string.
+type stringList []string
+
+// UnmarshalJSON accepts a string or a list of strings.
+func (l *stringList) UnmarshalJSON(b []byte) error {
+	if len(b) > 0 && b[0] == '"' {
+		var s string
+		if err := json.Unmarshal(b, &s); err != nil {
+			return err
+		}
+		*l = stringList{s}
+		return nil
+	}
+	return json.Unmarshal(b, (*[]string)(l))
+}
+
+// Hit is one case of a match or related answer.
+type Hit struct {
+	Rank  int      `json:"rank"`            // 1 for the best
+	ID    string   `json:"id"`              // case id
+	Score float64  `json:"score"`           // similarity, 0–1, 4 decimals
+	Date  string   `json:"date"`            // as in the case file; "" when unknown
+	Org   string   `json:"org"`             // organisation
+	Title string   `json:"title"`           // English title
+	URL   string   `json:"url"`             // the case's url
+	Why   []string `json:"why"`             // shared terms and tags, strongest first
+	Tags  []string `json:"tags"`            // the case's namespaced tags
+	Stage string   `json:"stage,omitempty"` // match only: "query" or "expand"
+}
+
+// HitList is the answer of POST /api/match and GET /api/cases/{id}/related.
+type HitList struct {
+	Hits []Hit `json:"hits"`
+}
+
+// CaseView is the answer of GET /api/cases/{id}: what a reader needs of a
+// case, its tags and the cases most similar to it.
+type CaseView struct {
+	ID          string   `json:"id"`
+	Org         string   `json:"org"`
+	Date        string   `json:"date"`
+	Severity    string   `json:"severity"`
+	URL         string   `json:"url"`
+	Sources     []string `json:"sources"` // source urls
+	Title       string   `json:"title"`
+	Summary     string   `json:"summary"`
+	Symptoms    string   `json:"symptoms"` // the symptoms text
+	Detection   string   `json:"detection"`
+	Trigger     string   `json:"trigger"`
+	Lessons     string   `json:"lessons"`
+	Remediation []string `json:"remediation"`
+	Domain      []string `json:"domain"`
+	Tags        []string `json:"tags"`
+	Links       []string `json:"links"`   // the case file's own "related" ids
+	Related     []Hit    `json:"related"` // the most similar cases, computed
+}
+
+// DupeCase is one side of a [DupePair].
+type DupeCase struct {
+	ID    string `json:"id"`
+	Date  string `json:"date"`
+	Org   string `json:"org"`
+	Title string `json:"title"`
+}
+
+// DupePair is two cases that are probably the same incident, with what
+// they share.
+type DupePair struct {
+	A        DupeCase `json:"a"`
+	B        DupeCase `json:"b"`
+	Score    float64  `json:"score"`
+	Evidence []string `json:"evidence"`
+}
+
+// DupesAnswer is the answer of GET /api/dupes?offset=&limit=: one page of
+// the pairs scoring at least Threshold, most similar first.
+type DupesAnswer struct {
+	Threshold float64    `json:"threshold"`
+	Total     int        `json:"total"` // pairs in all pages
+	Offset    int        `json:"offset"`
+	Pairs     []DupePair `json:"pairs"`
+}
+
+// Health is the answer of GET /healthz. OK is true while the server
+// answers; LastError is the error of the last failed reload (null when the
+// last load succeeded), during which the previous index keeps serving.
+type Health struct {
+	OK          bool    `json:"ok"`
+	Cases       int     `json:"cases"`
+	LoadedAt    string  `json:"loaded_at"` // RFC 3339, UTC
+	Library     string  `json:"library"`
+	Reloads     int     `json:"reloads"`
+	LastError   *string `json:"last_error"`
+	LastErrorAt *string `json:"last_error_at,omitempty"`
+}
+
+// errorBody is every API error.
+type errorBody struct {
+	Error string `json:"error"`
+}
+
+// routes builds the server's mux. Each API path is registered twice: with
+// its method, and without one to answer other methods with a JSON 405 (a
+// pattern with a method is the more specific, so it wins for that method).
+func (s *Server) routes() http.Handler {
+	mux := http.NewServeMux()
+	api := func(method, path string, h http.HandlerFunc) {
+		mux.HandleFunc(method+" "+path, h)
+		allow := method
+		if method == http.MethodGet {
+			allow = "GET, HEAD"
+		}
+		mux.HandleFunc(path, func(w http.ResponseWriter, r *http.Request) {
+			w.Header().Set("Allow", allow)
+			writeError(w, http.StatusMethodNotAllowed, "method %s not allowed: use %s", r.Method, method)
+		})
+	}
+	api(http.MethodPost, "/api/match", s.apiMatch)
+	api(http.MethodGet, "/api/cases/{id}", s.apiCase)
+	api(http.MethodGet, "/api/cases/{id}/related", s.apiRelated)
+	api(http.MethodGet, "/api/dupes", s.apiDupes)
+	api(http.MethodGet, "/healthz", s.apiHealth)
+	mux.HandleFunc("/api/", func(w http.ResponseWriter, r *http.Request) {
+		writeError(w, http.StatusNotFound, "no such endpoint: %s", r.URL.Path)
+	})
+	s.pageRoutes(mux)
+	return secure(mux)
+}
+
+// secure sets the headers every answer carries: a strict content security
+// policy (the page uses only its own scripts and styles) and no sniffing.
+func secure(h http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		hd := w.Header()
+		hd.Set("Content-Security-Policy", "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' data:; "+
+			"connect-src 'self'; form-action 'self'; base-uri 'none'; frame-ancestors 'none'")
+		hd.Set("X-Content-Type-Options", "nosniff")
+		hd.Set("Referrer-Policy", "no-referrer")
+		h.ServeHTTP(w, r)
+	})
+}
+
+func (s *Server) apiMatch(w http.ResponseWriter, r *http.Request) {
+	var req MatchRequest
+	if status, err := decodeBody(w, r, &req); err != nil {
+		writeError(w, status, "%v", err)
+		return
+	}
+	q, err := s.query(req)
+	if err != nil {
+		writeError(w, http.StatusBadRequest, "%v", err)
+		return
+	}
+	ix := s.cur.Load().ix
+	res := ix.Match(q)
+	out := HitList{Hits: make([]Hit, len(res.Hits))}
+	for i, h := range res.Hits {
+		out.Hits[i] = hit(ix, i, h, ix.ExplainMatch(res, h))
+		out.Hits[i].Stage = h.Stage
+	}
+	writeJSON(w, http.StatusOK, out)
+}
+
+// query checks a match request and turns it into an engine query.
+func (s *Server) query(req MatchRequest) (similarity.Query, error) {
+	if strings.TrimSpace(req.Text) == "" {
+		return similarity.Query{}, errors.New(`"text" is empty: paste alert lines, error messages or a message`)
+	}
+	top := req.Top
+	if top == 0 {
+		top = defaultTop
+	}
+	if top < 1 || top > maxTop {
+		return similarity.Query{}, fmt.Errorf(`"top" must be between 1 and %d, got %d`, maxTop, req.Top)
+	}
+	f := req.Filters
+	for _, d := range []struct{ name, v string }{{"since", f.Since}, {"until", f.Until}} {
+		if d.v != "" && !validDatePrefix(d.v) {
+			return similarity.Query{}, fmt.Errorf(`bad "%s" date %q: want YYYY, YYYY-MM or YYYY-MM-DD`, d.name, d.v)
+		}
+	}
+	return similarity.Query{Text: req.Text, K: top, MinScore: s.opts.MatchMinScore, Filter: similarity.Filter{
+		Orgs: nonEmpty(f.Org), Domains: nonEmpty(f.Domain), Since: f.Since, Until: f.Until}}, nil
+}
+
+func (s *Server) apiCase(w http.ResponseWriter, r *http.Request) {
+	ix := s.cur.Load().ix
+	doc, ok := ix.Lookup(r.PathValue("id"))
+	if !ok {
+		writeError(w, http.StatusNotFound, "no case with id %q", r.PathValue("id"))
+		return
+	}
+	writeJSON(w, http.StatusOK, s.caseView(ix, doc))
+}
+
+func (s *Server) apiRelated(w http.ResponseWriter, r *http.Request) {
+	ix := s.cur.Load().ix
+	doc, ok := ix.Lookup(r.PathValue("id"))
+	if !ok {
+		writeError(w, http.StatusNotFound, "no case with id %q", r.PathValue("id"))
+		return
+	}
+	top, err := intParam(r, "top", defaultTop, 1, maxTop)
+	if err != nil {
+		writeError(w, http.StatusBadRequest, "%v", err)
+		return
+	}
+	writeJSON(w, http.StatusOK, HitList{Hits: s.related(ix, doc, top)})
+}
+
+func (s *Server) apiDupes(w http.ResponseWriter, r *http.Request) {
+	offset, err := intParam(r, "offset", 0, 0, math.MaxInt32)
+	if err != nil {
+		writeError(w, http.StatusBadRequest, "%v", err)
+		return
+	}
+	limit, err := intParam(r, "limit", 100, 1, maxDupes)
+	if err != nil {
+		writeError(w, http.StatusBadRequest, "%v", err)
+		return
+	}
+	snap := s.cur.Load()
+	ix := snap.ix
+	all := snap.pairs(s.opts.DupesThreshold)
+	out := DupesAnswer{Threshold: s.opts.DupesThreshold, Total: len(all), Offset: offset, Pairs: []DupePair{}}
+	for _, p := range all[min(offset, len(all)):min(offset+limit, len(all))] {
+		a, b := ix.Case(p.A), ix.Case(p.B)
+		out.Pairs = append(out.Pairs, DupePair{
+			A:     DupeCase{a.ID, a.Date, a.Org, a.Title.EN},
+			B:     DupeCase{b.ID, b.Date, b.Org, b.Title.EN},
+			Score: round(p.Score), Evidence: nonNil(ix.ExplainPair(p.A, p.B).Why(8)),
+		})
+	}
+	writeJSON(w, http.StatusOK, out)
+}
+
+func (s *Server) apiHealth(w http.ResponseWriter, r *http.Request) {
+	w.Header().Set("Cache-Control", "no-store")
+	writeJSON(w, http.StatusOK, s.health())
+}
+
+// hit turns an engine hit at rank i (0-based) into an API hit.
+func hit(ix *similarity.Index, i int, h similarity.Hit, ex similarity.Explanation) Hit {
+	c := ix.Case(h.Doc)
+	return Hit{Rank: i + 1, ID: h.ID, Score: round(h.Score), Date: c.Date, Org: c.Org, Title: c.Title.EN,
+		URL: c.URL, Why: nonNil(ex.Why(6)), Tags: nonNil(similarity.CaseTags(c))}
+}
+
+// related returns the top cases most similar to the case at doc.
+func (s *Server) related(ix *similarity.Index, doc, top int) []Hit {
+	hs := ix.Related(doc, top, s.opts.RelateMinScore)
+	out := make([]Hit, len(hs))
+	for i, h := range hs {
+		out[i] = hit(ix, i, h, ix.ExplainPair(doc, h.Doc))
+	}
+	return out
+}
+
+// caseView gathers what the API and the case page show of the case at doc.
+func (s *Server) caseView(ix *similarity.Index, doc int) CaseView {
+	c := ix.Case(doc)
+	v := CaseView{ID: c.ID, Org: c.Org, Date: c.Date, Severity: c.Severity, URL: c.URL, Title: c.Title.EN,
+		Summary: c.Summary.EN, Symptoms: c.SymptomsText.EN, Detection: c.Detection.EN, Trigger: c.Trigger.EN,
+		Lessons: c.Lessons.EN, Domain: nonNil(c.Domain), Tags: nonNil(similarity.CaseTags(c)),
+		Links: nonNil(c.Related), Related: s.related(ix, doc, defaultTop), Sources: []string{}, Remediation: []string{}}
+	for _, src := range c.Sources {
+		if src.URL != "" && src.URL != c.URL {
+			v.Sources = append(v.Sources, src.URL)
+		}
+	}
+	for _, t := range c.Remediation {
+		if t.EN != "" {
+			v.Remediation = append(v.Remediation, t.EN)
+		}
+	}
+	return v
+}
+
+// decodeBody reads a JSON request body of at most MaxBodyBytes into v: one
+// object, no unknown fields. It returns the status to answer on error.
+func decodeBody(w http.ResponseWriter, r *http.Request, v any) (int, error) {
+	r.Body = http.MaxBytesReader(w, r.Body, MaxBodyBytes)
+	dec := json.NewDecoder(r.Body)
+	dec.DisallowUnknownFields()
+	err := dec.Decode(v)
+	if err == nil {
+		// nothing but white space may follow the object
+		if _, err2 := dec.Token(); err2 != io.EOF {
+			err = errors.New("unexpected data after the JSON object")
+			if err2 != nil && !isSyntaxError(err2) {
+				err = err2
+			}
+		}
+	}
+	var tooBig *http.MaxBytesError
+	var syn *json.SyntaxError
+	var typ *json.UnmarshalTypeError
+	switch {
+	case err == nil:
+		return 0, nil
+	case errors.As(err, &tooBig):
+		return http.StatusRequestEntityTooLarge, fmt.Errorf("request body is larger than %d bytes", tooBig.Limit)
+	case errors.Is(err, io.EOF):
+		return http.StatusBadRequest, errors.New("empty request body: want a JSON object")
+	case errors.As(err, &syn):
+		return http.StatusBadRequest, fmt.Errorf("bad JSON at byte %d: %v", syn.Offset, err)
+	case errors.As(err, &typ):
+		if typ.Field != "" {
+			return http.StatusBadRequest, fmt.Errorf("bad JSON: field %q: want %s, found %s", typ.Field, typ.Type, typ.Value)
+		}
+		return http.StatusBadRequest, fmt.Errorf("bad JSON: want an object, found %s", typ.Value)
+	case errors.Is(err, io.ErrUnexpectedEOF):
+		return http.StatusBadRequest, errors.New("bad JSON: unexpected end of the body")
+	}
+	return http.StatusBadRequest, fmt.Errorf("bad JSON: %v", strings.TrimPrefix(err.Error(), "json: "))
+}
+
+func isSyntaxError(err error) bool {
+	var syn *json.SyntaxError
+	return errors.As(err, &syn)
+}
+
+// intParam reads the integer query parameter name, def when absent.
+func intParam(r *http.Request, name string, def, lo, hi int) (int, error) {
+	s := r.URL.Query().Get(name)
+	if s == "" {
+		return def, nil
+	}
+	n, err := strconv.Atoi(s)
+	if err != nil || n < lo || n > hi {
+		return 0, fmt.Errorf("%s must be an integer between %d and %d, got %q", name, lo, hi, s)
+	}
+	return n, nil
+}
+
+// writeJSON writes v as the answer with the given status.
+func writeJSON(w http.ResponseWriter, status int, v any) {
+	var buf bytes.Buffer
+	enc := json.NewEncoder(&buf)
+	enc.SetEscapeHTML(false)
+	if err := enc.Encode(v); err != nil {
+		status = http.StatusInternalServerError
+		buf.Reset()
+		fmt.Fprintf(&buf, "{\"error\":%q}\n", "cannot encode the answer")
+	}
+	w.Header().Set("Content-Type", "application/json; charset=utf-8")
+	w.Header().Set("Content-Length", strconv.Itoa(buf.Len()))
+	w.WriteHeader(status)
+	w.Write(buf.Bytes())
+}
+
+// writeError writes {"error": message}.
+func writeError(w http.ResponseWriter, status int, format string, a ...any) {
+	writeJSON(w, status, errorBody{Error: fmt.Sprintf(format, a...)})
+}
+
+// round keeps 4 decimals, as the CLI prints.
+func round(x float64) float64 { return math.Round(x*1e4) / 1e4 }
+
+func nonNil(s []string) []string {
+	if s == nil {
+		return []string{}
+	}
+	return s
+}
+
+// nonEmpty drops blank entries of a filter list.
+func nonEmpty(l []string) []string {
+	var out []string
+	for _, s := range l {
+		if s = strings.TrimSpace(s); s != "" {
+			out = append(out, s)
+		}
+	}
+	return out
+}
+
+// validDatePrefix reports whether s is YYYY, YYYY-MM or YYYY-MM-DD.
+func validDatePrefix(s string) bool {
+	for i, r := range s {
+		switch i {
+		case 4, 7:
+			if r != '-' {
+				return false
+			}
+		default:
+			if r < '0' || r > '9' {
+				return false
+			}
+		}
+	}
+	return len(s) == 4 || len(s) == 7 || len(s) == 10
+}

@@ -1,0 +1,163 @@
+package serve
+
+import (
+	"bytes"
+	"embed"
+	"fmt"
+	"html/template"
+	"io/fs"
+	"net/http"
+	"strconv"
+	"strings"
+	"time"
+)
+
+// webFS holds the page templates (web/*.html) and the static assets
+// (web/static: CSS and JavaScript), so the page works offline.
+//
+//go:embed web
+var webFS embed.FS
+
+// parsePages parses the page templates.
+func parsePages() (*template.Template, error) {
+	return template.New("").Funcs(template.FuncMap{
+		"paras": paragraphs,
+		"score": func(x float64) string { return strconv.FormatFloat(x, 'f', 2, 64) },
+		"pct":   barStep,
+		"level": scoreLevel,
+	}).ParseFS(webFS, "web/*.html")
+}
+
+// pageRoutes adds the web page, the case pages and the static assets.
+func (s *Server) pageRoutes(mux *http.ServeMux) {
+	static, err := fs.Sub(webFS, "web/static")
+	if err != nil {
+		panic(err) // the embedded tree is fixed at build time
+	}
+	files := http.StripPrefix("/static/", http.FileServerFS(static))
+	mux.HandleFunc("GET /static/", func(w http.ResponseWriter, r *http.Request) {
+		if strings.HasSuffix(r.URL.Path, "/") { // no folder listings
+			s.pageNotFound(w, r)
+			return
+		}
+		w.Header().Set("Cache-Control", "no-cache")
+		files.ServeHTTP(w, r)
+	})
+	mux.HandleFunc("GET /{$}", s.pageIndex)
+	mux.HandleFunc("GET /cases/{id}", s.pageCase)
+	mux.HandleFunc("/", s.pageNotFound)
+}
+
+// pageHeader is what the header of every page shows about the library.
+type pageHeader struct {
+	Title     string // the document title
+	Cases     int
+	LoadedAt  string // local time of the last load
+	Library   string
+	LastError string // the last failed reload, if any
+}
+
+func (s *Server) header(title string) pageHeader {
+	h := s.health()
+	p := pageHeader{Title: title, Cases: h.Cases, Library: h.Library}
+	if t, err := time.Parse(time.RFC3339, h.LoadedAt); err == nil {
+		p.LoadedAt = t.Local().Format("2006-01-02 15:04")
+	}
+	if h.LastError != nil {
+		p.LastError = *h.LastError
+	}
+	return p
+}
+
+func (s *Server) pageIndex(w http.ResponseWriter, r *http.Request) {
+	s.render(w, http.StatusOK, "index.html", struct {
+		pageHeader
+		MinScore float64
+	}{s.header("caselink: find similar past incidents"), s.opts.MatchMinScore})
+}
+
+// caseLink is one id of a case's own "related" list.
+type caseLink struct {
+	ID, Title string
+	Known     bool // the id is in the library
+}
+
+func (s *Server) pageCase(w http.ResponseWriter, r *http.Request) {
+	ix := s.cur.Load().ix
+	id := r.PathValue("id")
+	doc, ok := ix.Lookup(id)
+	if !ok {
+		s.render(w, http.StatusNotFound, "notfound.html", struct {
+			pageHeader
+			What string
+		}{s.header("No such case · caselink"), fmt.Sprintf("There is no case with id %q in the library.", id)})
+		return
+	}
+	v := s.caseView(ix, doc)
+	links := make([]caseLink, len(v.Links))
+	for i, l := range v.Links {
+		links[i].ID = l
+		if d, ok := ix.Lookup(l); ok {
+			links[i].Title, links[i].Known = ix.Case(d).Title.EN, true
+		}
+	}
+	s.render(w, http.StatusOK, "case.html", struct {
+		pageHeader
+		Case      CaseView
+		LinkCases []caseLink
+		MinScore  float64
+	}{s.header(v.ID + " " + v.Title + " · caselink"), v, links, s.opts.RelateMinScore})
+}
+
+func (s *Server) pageNotFound(w http.ResponseWriter, r *http.Request) {
+	s.render(w, http.StatusNotFound, "notfound.html", struct {
+		pageHeader
+		What string
+	}{s.header("Not found · caselink"), "There is no page at " + r.URL.Path + "."})
+}
+
+// render executes a page template into a buffer, so that a template error
+// becomes a clean 500 instead of half a page.
+func (s *Server) render(w http.ResponseWriter, status int, name string, data any) {
+	var buf bytes.Buffer
+	if err := s.pages.ExecuteTemplate(&buf, name, data); err != nil {
+		s.log.Printf("page %s: %v", name, err)
+		http.Error(w, "internal error rendering the page", http.StatusInternalServerError)
+		return
+	}
+	w.Header().Set("Content-Type", "text/html; charset=utf-8")
+	w.Header().Set("Cache-Control", "no-cache")
+	w.WriteHeader(status)
+	w.Write(buf.Bytes())
+}
+
+// paragraphs splits text into paragraphs at blank lines, joining the lines
+// of each.
+func paragraphs(text string) []string {
+	var out []string
+	for _, p := range strings.Split(strings.ReplaceAll(text, "\r\n", "\n"), "\n\n") {
+		if p = strings.Join(strings.Fields(p), " "); p != "" {
+			out = append(out, p)
+		}
+	}
+	return out
+}
+
+// scoreLevel names the strength of a score for the page's colours. The
+// bounds are for display only: ranking and filtering are the engine's.
+func scoreLevel(x float64) string {
+	switch {
+	case x >= 0.3:
+		return "strong"
+	case x >= 0.15:
+		return "fair"
+	}
+	return "weak"
+}
+
+// barStep is the width class of a score bar: the score in percent, rounded
+// to a multiple of 5 (the style sheet has a class per step, as the content
+// security policy forbids inline styles).
+func barStep(x float64) int {
+	return int(min(max(x, 0), 1)*20+0.5) * 5
+}

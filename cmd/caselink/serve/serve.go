@@ -1,0 +1,281 @@
+package serve
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"html/template"
+	"io"
+	"log"
+	"net"
+	"net/http"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"github.com/caselink/caselink/similarity"
+	"github.com/caselink/caselink/similarity/caselib"
+)
+
+// Options configure a [Server].
+type Options struct {
+	// Paths name the library: case files, folders of case files or JSON
+	// Lines files, as for caselib.Load. Empty means the embedded seed
+	// cases, which are never reloaded. Standard input ("-") is refused: it
+	// cannot be read again.
+	Paths []string
+	// Lenient skips bad cases with a warning on Log instead of refusing the
+	// whole library.
+	Lenient bool
+
+	// MatchMinScore is the lowest score a match hit may have (the CLI's
+	// match default). RelateMinScore is the lowest score of a related case
+	// (relate's default). DupesThreshold is the score from which two cases
+	// are listed as probable duplicates (dupes' default).
+	MatchMinScore, RelateMinScore, DupesThreshold float64
+
+	// PollInterval is how often the library's files are checked for
+	// changes: 0 means one second, a negative value turns watching off.
+	PollInterval time.Duration
+
+	// Log receives one line per reload, per failed reload and per lenient
+	// warning; nil discards them.
+	Log io.Writer
+}
+
+// Server answers the JSON API and the web page from an in-memory index of
+// the library. It is safe for concurrent use: every request reads the index
+// current when it started, and a reload swaps in a new one atomically.
+type Server struct {
+	opts    Options
+	log     *log.Logger
+	cur     atomic.Pointer[snapshot]
+	handler http.Handler
+	pages   *template.Template
+
+	reloadMu sync.Mutex // one load at a time
+
+	errMu     sync.Mutex
+	lastErr   string    // the last failed load's error; "" after a successful one
+	lastErrAt time.Time // when it failed
+	reloads   int       // successful reloads since New
+}
+
+// snapshot is one loaded library and its index; never changed once
+// published.
+type snapshot struct {
+	ix       *similarity.Index
+	loadedAt time.Time
+	stamp    uint64 // fingerprint of the files it was loaded from (0 for the seeds)
+
+	dupesOnce sync.Once
+	dupes     []similarity.Pair
+}
+
+// New loads the library named by opts and returns a server for it. The
+// error is the load's: a *caselib.Error for a bad case file.
+func New(opts Options) (*Server, error) {
+	for _, p := range opts.Paths {
+		if p == "-" {
+			return nil, errors.New("serve cannot read the library from standard input (it could not be reloaded): give a file or folder")
+		}
+	}
+	if opts.PollInterval == 0 {
+		opts.PollInterval = time.Second
+	}
+	w := opts.Log
+	if w == nil {
+		w = io.Discard
+	}
+	s := &Server{opts: opts, log: log.New(w, "caselink: ", 0)}
+	pages, err := parsePages()
+	if err != nil {
+		return nil, err
+	}
+	s.pages = pages
+	snap, err := s.load(stampPaths(opts.Paths))
+	if err != nil {
+		return nil, err
+	}
+	s.cur.Store(snap)
+	s.handler = s.routes()
+	return s, nil
+}
+
+// load reads and indexes the library. stamp is the fingerprint of its files
+// taken before reading them, so that a change made while loading is seen by
+// the next poll.
+func (s *Server) load(stamp uint64) (*snapshot, error) {
+	var lib *caselib.Library
+	var err error
+	if len(s.opts.Paths) == 0 {
+		lib, err = caselib.LoadSeeds()
+	} else {
+		lib, err = caselib.Load(s.opts.Paths, caselib.LoadOptions{
+			Lenient: s.opts.Lenient,
+			Warn:    func(err error) { s.log.Printf("warning: skipped: %v", err) },
+		})
+	}
+	if err != nil {
+		return nil, err
+	}
+	if len(lib.Cases) == 0 {
+		return nil, fmt.Errorf("no cases in %s", strings.Join(s.opts.Paths, ", "))
+	}
+	ix, err := similarity.Build(lib.Cases, similarity.DefaultConfig())
+	if err != nil {
+		return nil, err
+	}
+	return &snapshot{ix: ix, loadedAt: time.Now(), stamp: stamp}, nil
+}
+
+// Reload reads the library again and, when it loads, swaps in its index.
+// When it does not, the old index keeps serving and the error is logged and
+// shown by /healthz until a later load succeeds. Seeds are not reloaded.
+func (s *Server) Reload() error {
+	return s.reload(stampPaths(s.opts.Paths))
+}
+
+func (s *Server) reload(stamp uint64) error {
+	if len(s.opts.Paths) == 0 {
+		return nil
+	}
+	s.reloadMu.Lock()
+	defer s.reloadMu.Unlock()
+	start := time.Now()
+	snap, err := s.load(stamp)
+	s.errMu.Lock()
+	defer s.errMu.Unlock()
+	if err != nil {
+		old := s.cur.Load()
+		s.lastErr, s.lastErrAt = err.Error(), time.Now()
+		s.log.Printf("reload failed, still serving the %d cases loaded at %s: %v",
+			old.ix.Len(), old.loadedAt.Format(time.TimeOnly), err)
+		return err
+	}
+	s.cur.Store(snap)
+	s.lastErr, s.lastErrAt = "", time.Time{}
+	s.reloads++
+	s.log.Printf("reloaded %d cases from %s in %.2fs", snap.ix.Len(), strings.Join(s.opts.Paths, ", "),
+		time.Since(start).Seconds())
+	return nil
+}
+
+// Watch polls the library's files every Options.PollInterval until ctx is
+// done and reloads them when their names, sizes or modification times
+// change. A load that fails is not retried until the files change again.
+// It returns at once for the embedded seeds or when watching is off.
+func (s *Server) Watch(ctx context.Context) {
+	if len(s.opts.Paths) == 0 || s.opts.PollInterval < 0 {
+		return
+	}
+	t := time.NewTicker(s.opts.PollInterval)
+	defer t.Stop()
+	last := s.cur.Load().stamp
+	for {
+		select {
+		case <-ctx.Done():
+			return
+		case <-t.C:
+		}
+		stamp := stampPaths(s.opts.Paths)
+		if stamp == last {
+			continue
+		}
+		last = stamp
+		s.reload(stamp)
+	}
+}
+
+// Handler returns the server's routes: the web page, the JSON API and
+// /healthz.
+func (s *Server) Handler() http.Handler { return s.handler }
+
+// Len returns the number of cases in the index now serving.
+func (s *Server) Len() int { return s.cur.Load().ix.Len() }
+
+// Timeouts of the HTTP server. WriteTimeout is long enough for the first
+// /api/dupes on a library of several thousand cases.
+const (
+	readHeaderTimeout = 5 * time.Second
+	readTimeout       = 15 * time.Second
+	writeTimeout      = 60 * time.Second
+	idleTimeout       = 2 * time.Minute
+	shutdownTimeout   = 10 * time.Second
+)
+
+// ListenAndServe listens on the TCP address addr (such as "127.0.0.1:8080";
+// port 0 picks a free one) and calls [Server.Serve].
+func (s *Server) ListenAndServe(ctx context.Context, addr string) error {
+	ln, err := net.Listen("tcp", addr)
+	if err != nil {
+		return err
+	}
+	return s.Serve(ctx, ln)
+}
+
+// Serve answers requests on ln and watches the library until ctx is done,
+// then shuts down gracefully: it stops accepting connections and waits (up
+// to ten seconds) for the requests in flight. It returns nil after a
+// graceful shutdown.
+func (s *Server) Serve(ctx context.Context, ln net.Listener) error {
+	hs := &http.Server{
+		Handler:           s.handler,
+		ReadHeaderTimeout: readHeaderTimeout,
+		ReadTimeout:       readTimeout,
+		WriteTimeout:      writeTimeout,
+		IdleTimeout:       idleTimeout,
+		MaxHeaderBytes:    64 << 10,
+		ErrorLog:          s.log,
+	}
+	watchCtx, stopWatch := context.WithCancel(ctx)
+	var wg sync.WaitGroup
+	wg.Go(func() { s.Watch(watchCtx) })
+	defer func() {
+		stopWatch()
+		wg.Wait()
+	}()
+
+	s.log.Printf("serving %d cases on http://%s/ (Ctrl-C to stop)", s.Len(), ln.Addr())
+	errc := make(chan error, 1)
+	go func() { errc <- hs.Serve(ln) }()
+	select {
+	case err := <-errc:
+		return err
+	case <-ctx.Done():
+	}
+	sctx, cancel := context.WithTimeout(context.Background(), shutdownTimeout)
+	defer cancel()
+	err := hs.Shutdown(sctx)
+	if serr := <-errc; serr != nil && !errors.Is(serr, http.ErrServerClosed) && err == nil {
+		err = serr
+	}
+	if err == nil {
+		s.log.Printf("stopped")
+	}
+	return err
+}
+
+// health returns the numbers /healthz shows.
+func (s *Server) health() Health {
+	snap := s.cur.Load()
+	h := Health{OK: true, Cases: snap.ix.Len(), LoadedAt: snap.loadedAt.UTC().Format(time.RFC3339), Library: "embedded seeds"}
+	if len(s.opts.Paths) > 0 {
+		h.Library = strings.Join(s.opts.Paths, ", ")
+	}
+	s.errMu.Lock()
+	if s.lastErr != "" {
+		e, at := s.lastErr, s.lastErrAt.UTC().Format(time.RFC3339)
+		h.LastError, h.LastErrorAt = &e, &at
+	}
+	h.Reloads = s.reloads
+	s.errMu.Unlock()
+	return h
+}
+
+// pairs returns the probable duplicates of the snapshot, computed once.
+func (snap *snapshot) pairs(threshold float64) []similarity.Pair {
+	snap.dupesOnce.Do(func() { snap.dupes = snap.ix.Duplicates(threshold, 10, nil) })
+	return snap.dupes
+}

@@ -1,0 +1,183 @@
+// caselink serve: send the paste to POST /api/match and show the hits.
+// Vanilla JavaScript, no framework; the DOM is built with textContent only.
+(() => {
+  'use strict';
+
+  const form = document.getElementById('match-form');
+  const paste = document.getElementById('paste');
+  const submit = document.getElementById('submit');
+  const status = document.getElementById('status');
+  const results = document.getElementById('results');
+  let inflight = null;
+
+  // Ctrl+Enter (Cmd+Enter on a Mac) submits from anywhere in the form.
+  form.addEventListener('keydown', (e) => {
+    if (e.key === 'Enter' && (e.ctrlKey || e.metaKey)) {
+      e.preventDefault();
+      form.requestSubmit();
+    }
+  });
+
+  form.addEventListener('submit', async (e) => {
+    e.preventDefault();
+    const text = paste.value;
+    if (!text.trim()) {
+      showStatus('Paste alert lines, error messages or a message first.', true);
+      paste.focus();
+      return;
+    }
+    const body = {
+      text,
+      top: Number(form.elements.top.value) || 5,
+      filters: {
+        org: list(form.elements.org.value),
+        domain: list(form.elements.domain.value),
+        since: form.elements.since.value.trim(),
+        until: form.elements.until.value.trim(),
+      },
+    };
+    if (inflight) inflight.abort();
+    const ctl = new AbortController();
+    inflight = ctl;
+    form.setAttribute('aria-busy', 'true');
+    submit.disabled = true;
+    showStatus('Matching…', false);
+    const t0 = performance.now();
+    try {
+      const r = await fetch('/api/match', {
+        method: 'POST',
+        headers: { 'Content-Type': 'application/json' },
+        body: JSON.stringify(body),
+        signal: ctl.signal,
+      });
+      const data = await r.json().catch(() => ({ error: `HTTP ${r.status} ${r.statusText}` }));
+      if (!r.ok) throw new Error(data.error || `HTTP ${r.status}`);
+      render(data.hits || [], performance.now() - t0);
+    } catch (err) {
+      if (err.name === 'AbortError') return;
+      results.replaceChildren();
+      showStatus(`Could not match: ${err.message}`, true);
+    } finally {
+      if (inflight === ctl) {
+        inflight = null;
+        form.removeAttribute('aria-busy');
+        submit.disabled = false;
+      }
+    }
+  });
+
+  function list(s) {
+    return s.split(',').map((x) => x.trim()).filter(Boolean);
+  }
+
+  function showStatus(msg, isError) {
+    status.textContent = msg;
+    status.classList.toggle('error', isError);
+  }
+
+  function el(tag, props, ...children) {
+    const n = document.createElement(tag);
+    if (props) {
+      for (const [k, v] of Object.entries(props)) {
+        if (k === 'class') n.className = v;
+        else if (k === 'text') n.textContent = v;
+        else n.setAttribute(k, v);
+      }
+    }
+    for (const c of children) {
+      if (c != null) n.append(c);
+    }
+    return n;
+  }
+
+  function level(score) {
+    return score >= 0.3 ? 'strong' : score >= 0.15 ? 'fair' : 'weak';
+  }
+
+  function isTag(s) {
+    return /^[a-z_]+:\S+$/.test(s) && !s.startsWith('like ');
+  }
+
+  // highlight returns text with the plain "why" words marked.
+  function highlight(text, why) {
+    const words = why.filter((w) => !isTag(w) && !w.startsWith('like ') && w.length > 2)
+      .map((w) => w.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'));
+    if (!words.length) return [text];
+    const re = new RegExp(`(?<![\\p{L}\\p{N}])(${words.join('|')})(?![\\p{L}\\p{N}])`, 'giu');
+    const out = [];
+    let last = 0;
+    for (const m of text.matchAll(re)) {
+      if (m.index > last) out.push(text.slice(last, m.index));
+      out.push(el('mark', { text: m[0] }));
+      last = m.index + m[0].length;
+    }
+    if (last < text.length) out.push(text.slice(last));
+    return out;
+  }
+
+  const tagOrder = ['domain:', 'symptom:', 'component:', 'root_cause:', 'contributing:'];
+  function tagRank(t) {
+    const i = tagOrder.findIndex((p) => t.startsWith(p));
+    return i < 0 ? tagOrder.length : i;
+  }
+
+  function render(hits, ms) {
+    results.replaceChildren();
+    if (!hits.length) {
+      showStatus('No similar past case. Add more of what you see: error messages, component names, metrics.', false);
+      return;
+    }
+    showStatus(`${hits.length} similar case${hits.length === 1 ? '' : 's'}, best first (${Math.round(ms)} ms).`, false);
+    for (const h of hits) {
+      const why = h.why || [];
+      const whySet = new Set(why.map((w) => w.toLowerCase()));
+      const titleId = `hit-${h.rank}-title`;
+
+      const score = el('div', { class: `score ${level(h.score)}`, title: 'similarity, 0 to 1' },
+        el('span', { class: 'score-num', text: h.score.toFixed(2) }),
+        el('span', { class: 'bar', 'aria-hidden': 'true' },
+          el('span', { class: `w${Math.round(Math.min(Math.max(h.score, 0), 1) * 20) * 5}` })));
+
+      const title = el('h3', { id: titleId },
+        el('a', { href: `/cases/${encodeURIComponent(h.id)}` }, ...highlight(h.title || h.id, why)));
+
+      const meta = el('p', { class: 'meta' }, el('span', { class: 'hit-id', text: h.id }));
+      if (h.org) meta.append(` · ${h.org}`);
+      if (h.date) meta.append(' · ', el('time', { datetime: h.date, text: h.date }));
+      if (h.url) {
+        meta.append(' · ', el('a', { href: h.url, rel: 'noreferrer noopener', target: '_blank',
+          'aria-label': `source of ${h.id} (opens in a new tab)` }, 'source ↗'));
+      }
+
+      const body = el('div', { class: 'hit-body' }, title, meta);
+      if (why.length) {
+        const p = el('p', { class: 'why' }, el('span', { class: 'label', text: 'why' }), ' ');
+        for (const w of why) {
+          const cls = w.startsWith('like ') ? 'via' : isTag(w) ? 'tag' : '';
+          p.append(el('mark', cls ? { class: cls, text: w } : { text: w }), ' ');
+        }
+        body.append(p);
+      }
+      const tags = h.tags || [];
+      if (tags.length) {
+        // matched tags first, then the most telling others; the rest folded
+        const matched = tags.filter((t) => whySet.has(t));
+        const rest = tags.filter((t) => !whySet.has(t))
+          .sort((a, b) => tagRank(a) - tagRank(b) || a.localeCompare(b));
+        const shown = rest.slice(0, Math.max(0, 4 - matched.length));
+        const folded = rest.slice(shown.length);
+        const p = el('div', { class: 'tags' }, el('span', { class: 'label', text: 'tags' }), ' ');
+        for (const t of matched) p.append(el('mark', { class: 'tag', text: t }), ' ');
+        for (const t of shown) p.append(el('span', { class: 'tag', text: t }), ' ');
+        if (folded.length) {
+          const more = el('details', { class: 'more' },
+            el('summary', { text: `+${folded.length} more` }));
+          for (const t of folded) more.append(el('span', { class: 'tag', text: t }), ' ');
+          p.append(more);
+        }
+        body.append(p);
+      }
+      results.append(el('li', null, el('article', { class: 'hit', 'aria-labelledby': titleId }, score, body)));
+    }
+  }
+})();
