@@ -22,6 +22,7 @@ type scorer struct {
 	kth     []float32
 	tail    []qterm
 	cands   []cand
+	dense   []float32 // tail weights by key, for completing candidates
 }
 
 // cand is a case still in the running after the first phase of a search.
@@ -121,6 +122,14 @@ func (ix *Index) run(sc *scorer, s *search) []Hit {
 	}
 	tailNorm = math.Sqrt(tailNorm)
 	top := topHeap{k: s.k + extraHits}
+	if len(tail) > 0 {
+		if len(sc.dense) < len(ix.pmax) {
+			sc.dense = make([]float32, len(ix.pmax))
+		}
+		for _, t := range tail {
+			sc.dense[t.key] = t.w
+		}
+	}
 	cands := sc.cands[:0]
 	for _, d := range touched {
 		doc := int(d)
@@ -138,23 +147,42 @@ func (ix *Index) run(sc *scorer, s *search) []Hit {
 			}
 			continue
 		}
-		if lb+rem[cut] >= theta-slack {
+		// Cauchy–Schwarz: the tail adds at most ‖tail‖·‖case‖.
+		if lb+min(rem[cut], tailNorm*float64(ix.vnorm[d])*f) >= theta-slack {
 			cands = append(cands, cand{doc: d, lb: lb, f: f})
 		}
 	}
-	if cut < len(order) {
+	if cut < len(order) && ix.cheaperToAccumulate(cands, order[cut:]) {
+		// Reading the rest of the postings costs less than reading the
+		// candidates' vectors (typical of a short paste): finish the sums
+		// the plain way, for the candidates only.
+		for _, t := range order[cut:] {
+			lo, hi := ix.pstart[t.key], ix.pstart[t.key+1]
+			w := t.w
+			docs, vals := ix.pdoc[lo:hi], ix.pval[lo:hi]
+			for j, d := range docs {
+				if acc[d] == 0 {
+					touched = append(touched, d)
+				}
+				acc[d] += w * vals[j]
+			}
+		}
+		for _, c := range cands {
+			if score := float64(acc[c.doc]) * c.f; score >= theta-slack {
+				top.push(Hit{Doc: int(c.doc), ID: ix.cases[c.doc].ID, Score: score})
+			}
+		}
+	} else if cut < len(order) {
 		// Complete the most promising candidates first: once their exact
 		// scores fill the top k, the bar rises and most of the others fall
 		// below it on their bounds alone, without reading their vectors.
 		first := min(len(cands), 4*(s.k+extraHits))
-		if first < len(cands) {
-			slices.SortFunc(cands, func(a, b cand) int { return cmp.Compare(b.lb, a.lb) })
-		}
+		selectBest(cands, first)
 		complete := func(c cand) {
 			if c.lb+min(rem[cut], tailNorm*float64(ix.vnorm[c.doc])*c.f) < theta-slack {
-				return // Cauchy–Schwarz: the tail adds at most ‖tail‖·‖case‖
+				return
 			}
-			score := c.lb + ix.dot(tail, int(c.doc))*c.f
+			score := c.lb + ix.dotDense(sc.dense, int(c.doc))*c.f
 			if score < theta-slack {
 				return
 			}
@@ -173,6 +201,9 @@ func (ix *Index) run(sc *scorer, s *search) []Hit {
 		}
 	}
 	sc.cands = cands[:0]
+	for _, t := range tail {
+		sc.dense[t.key] = 0
+	}
 	for _, d := range touched {
 		acc[d] = 0
 	}
@@ -264,6 +295,18 @@ func (ix *Index) dot(q []qterm, doc int) float64 {
 	return s
 }
 
+// dotDense is the inner product of case doc's vector with query weights
+// held densely by key.
+func (ix *Index) dotDense(q []float32, doc int) float64 {
+	lo, hi := ix.vstart[doc], ix.vstart[doc+1]
+	keys, vals := ix.vkey[lo:hi], ix.vval[lo:hi]
+	var s float32
+	for j, k := range keys {
+		s += q[k] * vals[j]
+	}
+	return float64(s)
+}
+
 // exact is the canonical score of case doc for a key-sorted query: summed in
 // key order in float64, so it does not depend on how the search got there.
 func (ix *Index) exact(q []qterm, doc int, prof *profile) float64 {
@@ -294,4 +337,51 @@ func (ix *Index) caseQuery(doc int, p *profile, dst []qterm) []qterm {
 // and b: the cosine of their weighted view vectors.
 func (ix *Index) CaseSimilarity(a, b int) float64 {
 	return ix.exact(ix.caseQuery(a, ix.rel, nil), b, ix.rel)
+}
+
+// cheaperToAccumulate reports whether reading the postings of the terms
+// left costs less than reading the vectors of the candidates.
+func (ix *Index) cheaperToAccumulate(cands []cand, left []qterm) bool {
+	post := 0
+	for _, t := range left {
+		post += ix.pstart[t.key+1] - ix.pstart[t.key]
+	}
+	vec := 0
+	for _, c := range cands {
+		if vec += ix.vstart[c.doc+1] - ix.vstart[c.doc]; vec > post {
+			return true
+		}
+	}
+	return false
+}
+
+// selectBest moves the n candidates with the largest partial scores to the
+// front of c, in no particular order (quickselect; deterministic pivots).
+func selectBest(c []cand, n int) {
+	lo, hi := 0, len(c)
+	for hi-lo > 1 && n > lo && n < hi {
+		p := c[lo+(hi-lo)/2].lb
+		i, j := lo, hi-1
+		for i <= j {
+			for c[i].lb > p {
+				i++
+			}
+			for c[j].lb < p {
+				j--
+			}
+			if i <= j {
+				c[i], c[j] = c[j], c[i]
+				i++
+				j--
+			}
+		}
+		switch {
+		case n <= j+1:
+			hi = j + 1
+		case n >= i:
+			lo = i
+		default:
+			return
+		}
+	}
 }

@@ -88,6 +88,7 @@ func newApp(env *env) *cli.App {
 			analyzeCommand(env),
 			evalCommand(env),
 			serveCommand(env),
+			benchCommand(env),
 		},
 	}
 	for _, c := range app.Commands {

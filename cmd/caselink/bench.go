@@ -1,0 +1,115 @@
+package main
+
+import (
+	"bufio"
+	"fmt"
+	"os"
+	"slices"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/urfave/cli/v2"
+
+	"github.com/caselink/caselink/similarity"
+)
+
+func benchCommand(env *env) *cli.Command {
+	return &cli.Command{
+		Name:  "bench",
+		Usage: "time loading, indexing, match and relate on a library",
+		Description: `Loads and indexes the library, answers every paste of a query file (or, without one, the
+titles of 200 cases spread over the library) one at a time, and with --relate computes the
+top 10 of every case. Prints each phase's time, match latency percentiles and the
+process's peak memory, so caselink can be compared with other engines on the same machine.
+
+Example:
+   caselink bench --cases cases-100k.jsonl --queries pastes.jsonl --relate`,
+		Flags: []cli.Flag{
+			casesFlag, lenientFlag,
+			&cli.StringFlag{Name: "queries", Usage: "JSON Lines `FILE` of {\"id\",\"text\"} pastes to time"},
+			&cli.IntFlag{Name: "repeat", Value: 5, Usage: "answer every paste this many times"},
+			&cli.BoolFlag{Name: "relate", Usage: "also time the top 10 of every case"},
+		},
+		Action: func(c *cli.Context) error { return env.bench(c) },
+	}
+}
+
+func (env *env) bench(c *cli.Context) error {
+	w := bufio.NewWriter(env.stdout)
+	defer w.Flush()
+	start := time.Now()
+	lib, err := env.loadLibrary(c)
+	if err != nil {
+		return err
+	}
+	loaded := time.Now()
+	ix, err := similarity.Build(lib.Cases, similarity.DefaultConfig())
+	if err != nil {
+		return usageError{err}
+	}
+	built := time.Now()
+	fmt.Fprintf(w, "cases            %d\n", ix.Len())
+	fmt.Fprintf(w, "terms            %d\n", ix.Terms())
+	fmt.Fprintf(w, "postings         %d\n", ix.Postings())
+	fmt.Fprintf(w, "load             %.3f s\n", loaded.Sub(start).Seconds())
+	fmt.Fprintf(w, "index            %.3f s\n", built.Sub(loaded).Seconds())
+	var texts []string
+	if f := c.String("queries"); f != "" {
+		qs, err := readBatch(f)
+		if err != nil {
+			return err
+		}
+		for _, q := range qs {
+			texts = append(texts, q.Text)
+		}
+	} else {
+		step := max(1, ix.Len()/200)
+		for i := 0; i < ix.Len(); i += step {
+			texts = append(texts, ix.Case(i).Title.EN)
+		}
+	}
+	var lat []time.Duration
+	for range max(1, c.Int("repeat")) {
+		for _, t := range texts {
+			t0 := time.Now()
+			ix.Match(similarity.Query{Text: t, K: 10})
+			lat = append(lat, time.Since(t0))
+		}
+	}
+	slices.Sort(lat)
+	pct := func(p float64) float64 {
+		return float64(lat[min(len(lat)-1, int(p*float64(len(lat))))].Microseconds()) / 1000
+	}
+	if len(lat) > 0 {
+		fmt.Fprintf(w, "match            %d pastes: p50 %.2f ms, p99 %.2f ms, max %.2f ms\n", len(lat), pct(0.5), pct(0.99), pct(1))
+	}
+	if c.Bool("relate") {
+		t0 := time.Now()
+		ix.AllRelated(10, 0, nil)
+		fmt.Fprintf(w, "relate top-10    %.3f s\n", time.Since(t0).Seconds())
+	}
+	fmt.Fprintf(w, "whole process    %.3f s\n", time.Since(start).Seconds())
+	if rss := peakRSS(); rss > 0 {
+		fmt.Fprintf(w, "peak RSS         %d MB\n", rss>>20)
+	}
+	return nil
+}
+
+// peakRSS returns the process's peak resident set size in bytes, read from
+// /proc/self/status (Linux); 0 where that is not available.
+func peakRSS() int64 {
+	b, err := os.ReadFile("/proc/self/status")
+	if err != nil {
+		return 0
+	}
+	for _, line := range strings.Split(string(b), "\n") {
+		if rest, ok := strings.CutPrefix(line, "VmHWM:"); ok {
+			kb, err := strconv.ParseInt(strings.TrimSuffix(strings.TrimSpace(rest), " kB"), 10, 64)
+			if err == nil {
+				return kb << 10
+			}
+		}
+	}
+	return 0
+}
