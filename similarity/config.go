@@ -128,7 +128,7 @@ func DefaultConfig() Config {
 		InferTags:   true,
 		Expand:      0.7,
 		ExpandHits:  1,
-		ExpandPool:  50,
+		ExpandPool:  20,
 	}
 }
 

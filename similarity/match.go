@@ -143,13 +143,11 @@ func (ix *Index) Match(q Query) *Result {
 	if q.Candidates != nil {
 		first = ix.rerank(res.paste.q, q.Candidates, accept)
 	} else {
-		sc := ix.getScorer()
 		minScore := q.MinScore
 		if expand {
 			minScore = 0
 		}
-		first = ix.run(sc, &search{q: res.paste.q, k: pool, minScore: minScore, accept: accept})
-		ix.putScorer(sc)
+		first = ix.search(&search{q: res.paste.q, k: pool, minScore: minScore, accept: accept})
 	}
 	hits := first
 	if expand && len(first) > 0 {
@@ -221,9 +219,7 @@ func (ix *Index) expand(res *Result, first []Hit, pool int, accept func(int) boo
 		cands[h.Doc] = &h
 	}
 	if !rerankOnly {
-		sc := ix.getScorer()
-		near := ix.run(sc, &search{q: srcQ[0], prof: ix.exp, k: pool, accept: accept})
-		ix.putScorer(sc)
+		near := ix.search(&search{q: srcQ[0], prof: ix.exp, k: pool, accept: accept})
 		for _, h := range near {
 			if _, ok := cands[h.Doc]; !ok {
 				s := ix.exact(res.paste.q, h.Doc, nil)

@@ -3,6 +3,7 @@ package similarity
 import (
 	"fmt"
 	"math/rand/v2"
+	"os"
 	"strings"
 	"testing"
 
@@ -81,14 +82,18 @@ func TestPruningIsExact(t *testing.T) {
 			}
 		}
 	}
-	// Pastes too: the first pass of match against a brute-force scan.
+	// Pastes too: the first pass of match against a brute-force scan, both
+	// in one piece and split over ranges of cases as on a large library.
 	r := rand.New(rand.NewPCG(3, 3))
-	for range 50 {
+	defer func(v int) { parallelMin = v }(parallelMin)
+	for i := range 100 {
+		parallelMin = 20000
+		if i%2 == 1 {
+			parallelMin = 100
+		}
 		text := ix.Case(r.IntN(ix.Len())).Summary.EN
 		p := ix.analyzePaste(text)
-		sc := ix.getScorer()
-		got := ix.run(sc, &search{q: p.q, k: 10})
-		ix.putScorer(sc)
+		got := ix.search(&search{q: p.q, k: 10})
 		var want []Hit
 		for d := range ix.Len() {
 			if s := ix.exact(p.q, d, nil); s > 0 {
@@ -109,4 +114,47 @@ func ids(h []Hit) []string {
 		s = append(s, x.ID)
 	}
 	return s
+}
+
+// At scale, relate must still equal a brute-force scan. The 100,000-case
+// corpus is made with ../shared/bench/scale_corpus.py and named by
+// CASELINK_CORPUS_100K (any large library works); the test skips without it.
+func TestRelateExactAtScale(t *testing.T) {
+	path := os.Getenv("CASELINK_CORPUS_100K")
+	if path == "" {
+		t.Skip("set CASELINK_CORPUS_100K to a large library to run")
+	}
+	lib, err := caselib.Load([]string{path}, caselib.LoadOptions{Lenient: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ix, err := Build(lib.Cases, DefaultConfig())
+	if err != nil {
+		t.Fatal(err)
+	}
+	step := max(1, ix.Len()/40)
+	for d := 0; d < ix.Len(); d += step {
+		got := ix.Related(d, 10, 0)
+		want := bruteRelated(ix, d, 10, 0)
+		if fmt.Sprint(ids(got)) != fmt.Sprint(ids(want)) {
+			t.Errorf("case %s: relate %v, brute force %v", ix.Case(d).ID, hitIDs(got), hitIDs(want))
+		}
+	}
+	// The first pass of match, split over the cores, against a brute force.
+	r := rand.New(rand.NewPCG(9, 9))
+	for range 40 {
+		p := ix.analyzePaste(ix.Case(r.IntN(ix.Len())).Summary.EN)
+		got := ix.search(&search{q: p.q, k: 10})
+		var want []Hit
+		for d := range ix.Len() {
+			if s := ix.exact(p.q, d, nil); s > 0 {
+				want = append(want, Hit{Doc: d, ID: ix.Case(d).ID, Score: s})
+			}
+		}
+		sortHits(want)
+		want = want[:min(10, len(want))]
+		if fmt.Sprint(ids(got)) != fmt.Sprint(ids(want)) {
+			t.Errorf("paste: search %v, brute force %v", hitIDs(got), hitIDs(want))
+		}
+	}
 }

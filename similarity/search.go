@@ -3,7 +3,9 @@ package similarity
 import (
 	"cmp"
 	"math"
+	"runtime"
 	"slices"
+	"sync"
 )
 
 // qterm is one weighted key of a query vector.
@@ -23,6 +25,7 @@ type scorer struct {
 	tail    []qterm
 	cands   []cand
 	dense   []float32 // tail weights by key, for completing candidates
+	mark    []bool    // candidates, by case, while their sums are finished
 }
 
 // cand is a case still in the running after the first phase of a search.
@@ -53,6 +56,22 @@ type search struct {
 	k        int
 	minScore float64
 	accept   func(doc int) bool // nil accepts every case
+	// from, to restrict the search to the cases at positions [from, to);
+	// to == 0 means all cases. Searches of disjoint ranges run in parallel.
+	from, to int
+}
+
+// span returns the part of key k's postings that falls in the search's range
+// of cases (postings are sorted by case).
+func (ix *Index) span(k uint32, s *search) (lo, hi int) {
+	lo, hi = ix.pstart[k], ix.pstart[k+1]
+	if s.to == 0 {
+		return lo, hi
+	}
+	docs := ix.pdoc[lo:hi]
+	a, _ := slices.BinarySearch(docs, uint32(s.from))
+	b, _ := slices.BinarySearch(docs, uint32(s.to))
+	return lo + a, lo + b
 }
 
 // slack absorbs float32 rounding in the pruning bounds, so pruning never
@@ -81,21 +100,26 @@ func (ix *Index) run(sc *scorer, s *search) []Hit {
 	})
 	rem := slices.Grow(sc.rem[:0], len(order)+1)[:len(order)+1]
 	rem[len(order)] = 0
+	left := 0 // postings still to read
 	for i := len(order) - 1; i >= 0; i-- {
 		rem[i] = rem[i+1] + ub(order[i])
+		lo, hi := ix.span(order[i].key, s)
+		left += hi - lo
 	}
 	theta := s.minScore
 	lastRem := math.Inf(1)
 	cut := len(order)
 	acc, touched := sc.acc, sc.touched[:0]
 	for i, t := range order {
-		lo, hi := ix.pstart[t.key], ix.pstart[t.key+1]
+		lo, hi := ix.span(t.key, s)
 		if i > 0 && hi-lo >= 64 {
 			if rem[i] < theta-slack {
 				cut = i
 				break
 			}
-			if rem[i] < 0.8*lastRem && len(touched) >= s.k {
+			// Raising the bar costs a pass over the cases touched so far;
+			// it is worth it only when much more is left to read.
+			if rem[i] < 0.8*lastRem && len(touched) >= s.k && left > 2*len(touched) {
 				lastRem = rem[i]
 				theta = max(theta, ix.kthLowerBound(sc, touched, s))
 				if rem[i] < theta-slack {
@@ -104,6 +128,7 @@ func (ix *Index) run(sc *scorer, s *search) []Hit {
 				}
 			}
 		}
+		left -= hi - lo
 		w := t.w
 		docs, vals := ix.pdoc[lo:hi], ix.pval[lo:hi]
 		for j, d := range docs {
@@ -152,22 +177,29 @@ func (ix *Index) run(sc *scorer, s *search) []Hit {
 			cands = append(cands, cand{doc: d, lb: lb, f: f})
 		}
 	}
-	if cut < len(order) && ix.cheaperToAccumulate(cands, order[cut:]) {
+	if cut < len(order) && ix.cheaperToAccumulate(cands, order[cut:], s) {
 		// Reading the rest of the postings costs less than reading the
 		// candidates' vectors (typical of a short paste): finish the sums
 		// the plain way, for the candidates only.
+		if len(sc.mark) < len(ix.cases) {
+			sc.mark = make([]bool, len(ix.cases))
+		}
+		mark := sc.mark
+		for _, c := range cands {
+			mark[c.doc] = true
+		}
 		for _, t := range order[cut:] {
-			lo, hi := ix.pstart[t.key], ix.pstart[t.key+1]
+			lo, hi := ix.span(t.key, s)
 			w := t.w
 			docs, vals := ix.pdoc[lo:hi], ix.pval[lo:hi]
 			for j, d := range docs {
-				if acc[d] == 0 {
-					touched = append(touched, d)
+				if mark[d] {
+					acc[d] += w * vals[j]
 				}
-				acc[d] += w * vals[j]
 			}
 		}
 		for _, c := range cands {
+			mark[c.doc] = false
 			if score := float64(acc[c.doc]) * c.f; score >= theta-slack {
 				top.push(Hit{Doc: int(c.doc), ID: ix.cases[c.doc].ID, Score: score})
 			}
@@ -221,6 +253,40 @@ func (ix *Index) run(sc *scorer, s *search) []Hit {
 		hits[i].First = hits[i].Score
 	}
 	return hits
+}
+
+// parallelMin is the library size from which one search is split over the
+// cores by ranges of cases: below it, starting goroutines costs more than it
+// saves. (A variable so that tests can exercise the split on small data.)
+var parallelMin = 20000
+
+// search runs s, split over all cores by ranges of cases when the library is
+// large, and merges the answers; the result is the same either way.
+func (ix *Index) search(s *search) []Hit {
+	n := len(ix.cases)
+	workers := min(runtime.GOMAXPROCS(0), n/(parallelMin/2))
+	if workers <= 1 {
+		sc := ix.getScorer()
+		defer ix.putScorer(sc)
+		return ix.run(sc, s)
+	}
+	parts := make([][]Hit, workers)
+	var wg sync.WaitGroup
+	for w := range workers {
+		part := *s
+		part.from, part.to = w*n/workers, (w+1)*n/workers
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			sc := ix.getScorer()
+			parts[w] = ix.run(sc, &part)
+			ix.putScorer(sc)
+		}()
+	}
+	wg.Wait()
+	hits := slices.Concat(parts...)
+	sortHits(hits)
+	return hits[:min(len(hits), s.k)]
 }
 
 // kthLowerBound returns the k-th largest partial score among the touched
@@ -341,10 +407,11 @@ func (ix *Index) CaseSimilarity(a, b int) float64 {
 
 // cheaperToAccumulate reports whether reading the postings of the terms
 // left costs less than reading the vectors of the candidates.
-func (ix *Index) cheaperToAccumulate(cands []cand, left []qterm) bool {
+func (ix *Index) cheaperToAccumulate(cands []cand, left []qterm, s *search) bool {
 	post := 0
 	for _, t := range left {
-		post += ix.pstart[t.key+1] - ix.pstart[t.key]
+		lo, hi := ix.span(t.key, s)
+		post += hi - lo
 	}
 	vec := 0
 	for _, c := range cands {
