@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"fmt"
 	"os"
+	"runtime"
 	"slices"
 	"strconv"
 	"strings"
@@ -49,6 +50,9 @@ func (env *env) bench(c *cli.Context) error {
 		return usageError{err}
 	}
 	built := time.Now()
+	// Time the queries in steady state, as a server would answer them, not
+	// while the garbage of indexing is still being collected.
+	runtime.GC()
 	fmt.Fprintf(w, "cases            %d\n", ix.Len())
 	fmt.Fprintf(w, "terms            %d\n", ix.Terms())
 	fmt.Fprintf(w, "postings         %d\n", ix.Postings())
