@@ -75,6 +75,11 @@ type Config struct {
 	// sum to 1.
 	Views [NumViews]float64
 
+	// TextPrior is the number of cases below which text counts for less
+	// than its view weights in case-to-case scores: the text views are
+	// scaled by N/(N+TextPrior) for a library of N cases (see Index docs).
+	TextPrior float64
+
 	// ExpandViews are the view weights of the case-to-case similarity that
 	// the second stage of match re-ranks by. They are normalized to sum to 1.
 	ExpandViews [NumViews]float64
@@ -121,6 +126,7 @@ func DefaultConfig() Config {
 		K1:          1.2,
 		B:           0.75,
 		Pivot:       0.3,
+		TextPrior:   50,
 		Views:       [NumViews]float64{0.175, 0.41, 0.115, 0.3},
 		ExpandViews: [NumViews]float64{0.05, 0.05, 0, 0.9},
 		Query:       [NumViews]float64{0.45, 0.35, 0.1, 0.1},

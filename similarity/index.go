@@ -247,9 +247,9 @@ func (ix *Index) reweigh() {
 		}
 		ix.vnorm[i] = float32(math.Sqrt(x) * (1 + 1e-6))
 	}
-	ix.rel = newProfile(normalized(ix.cfg.Views), norms)
+	ix.rel = newProfile(ix.shrinkText(ix.cfg.Views), norms)
 	ix.exp = ix.rel
-	if ev := normalized(ix.cfg.ExpandViews); ev != ix.rel.views {
+	if ev := ix.shrinkText(ix.cfg.ExpandViews); ev != ix.rel.views {
 		ix.exp = newProfile(ev, norms)
 	}
 	ix.buildPostings()
@@ -342,6 +342,22 @@ func (ix *Index) buildPostings() {
 	if ix.exp != ix.rel {
 		ix.exp.maxScaled(ix)
 	}
+}
+
+// shrinkText returns view weights for case-to-case scores, normalized, with
+// the text views scaled by N/(N+TextPrior): in a library of a handful of
+// cases idf cannot tell a telling word from a common one, so text similarity
+// is mostly shared everyday words and the curated tags should decide; from a
+// few hundred cases on the factor is close to 1. A library without tags is
+// unaffected (its text views keep their proportions).
+func (ix *Index) shrinkText(w [NumViews]float64) [NumViews]float64 {
+	if p := ix.cfg.TextPrior; p > 0 {
+		n := float64(len(ix.docs))
+		for v := range textViews {
+			w[v] *= n / (n + p)
+		}
+	}
+	return normalized(w)
 }
 
 // profile is one weighting of the views for case-to-case scores: the view

@@ -23,14 +23,15 @@ func seedIndex(t testing.TB, cfg Config) *Index {
 	return ix
 }
 
-// The seeds' judgments: IL-0100 and IL-0194 are capacity overloads that
-// overwhelmed a datastore after a restart or rollout; each must be the
-// other's nearest case. (IL-0191 and IL-0371, both label/selector routing
-// mistakes, are not yet each other's nearest with the default weights: their
-// texts share few words and their tags one component; see README.)
+// The seeds' judgments: IL-0191 and IL-0371 are both label/selector routing
+// mistakes; IL-0100 and IL-0194 are capacity overloads that overwhelmed a
+// datastore after a restart or rollout. Each must be the other's nearest
+// case, although IL-0191's text shares more words with IL-0100 (pods, CPU,
+// rollout): with four cases idf cannot discount such words, and the tags
+// must carry the mechanism (Config.TextPrior).
 func TestSeedsNearestCase(t *testing.T) {
 	ix := seedIndex(t, DefaultConfig())
-	want := map[string]string{"IL-0100": "IL-0194", "IL-0194": "IL-0100"}
+	want := map[string]string{"IL-0191": "IL-0371", "IL-0371": "IL-0191", "IL-0100": "IL-0194", "IL-0194": "IL-0100"}
 	for id, nearest := range want {
 		d, _ := ix.Lookup(id)
 		hits := ix.Related(d, 3, 0)
