@@ -70,6 +70,11 @@ type Config struct {
 	// texts are never boosted, so scores stay in [0, 1].
 	Pivot float64
 
+	// RelatePivot is Pivot for case-to-case scores (relate, dupes, the
+	// second stage of match): the eval finds that they prefer less length
+	// normalization than pastes do.
+	RelatePivot float64
+
 	// Views are the weights of the four views in a case-to-case score
 	// (relate, dupes, the second stage of match). They are normalized to
 	// sum to 1.
@@ -126,6 +131,7 @@ func DefaultConfig() Config {
 		K1:          1.2,
 		B:           0.75,
 		Pivot:       0.3,
+		RelatePivot: 0.1,
 		TextPrior:   50,
 		Views:       [NumViews]float64{0.175, 0.41, 0.115, 0.3},
 		ExpandViews: [NumViews]float64{0.05, 0.05, 0, 0.9},

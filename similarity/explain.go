@@ -63,7 +63,7 @@ func (ix *Index) addShared(ex *Explanation, q []qterm, doc int, prof *profile, f
 		f *= float64(prof.scale[doc])
 	}
 	keys := ix.vkey[ix.vstart[doc]:ix.vstart[doc+1]]
-	vals := ix.vval[ix.vstart[doc]:ix.vstart[doc+1]]
+	vals := ix.weightsFor(prof).vval[ix.vstart[doc]:ix.vstart[doc+1]]
 	i, j := 0, 0
 	for i < len(q) && j < len(keys) {
 		switch {

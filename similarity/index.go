@@ -39,18 +39,19 @@ type Index struct {
 	tagWeight []float32
 
 	// Case vectors, compressed sparse rows: case i has keys vkey[vstart[i]:vstart[i+1]],
-	// sorted, with weights vval (each view L2-normalized, pivot penalty applied).
+	// sorted, with weights in mw.vval and rw.vval (each view L2-normalized,
+	// pivot penalty applied).
 	vstart []int
 	vkey   []uint32
-	vval   []float32
-	vnorm  []float32 // ‖case vector‖ (before view weights and scale), for pruning bounds
+	vval   []float32 // raw weights, before length normalization
+	// mw are the weights pastes are matched against (Config.Pivot), rw those
+	// of case-to-case scores (Config.RelatePivot); the same when the pivots are.
+	mw, rw *weights
 
 	// Postings: key k lists the cases pdoc[pstart[k]:pstart[k+1]], ascending,
-	// with their weights pval.
+	// with their weights in mw.pval and rw.pval.
 	pstart []int
 	pdoc   []uint32
-	pval   []float32
-	pmax   []float32 // max of pval per key
 
 	tagRules map[string][]tagRule // first word of a tag → tags that start with it
 
@@ -225,7 +226,36 @@ func (ix *Index) reweigh() {
 			pivot[v] /= float64(count[v])
 		}
 	}
-	s := ix.cfg.Pivot
+	ix.mw = ix.normalize(ix.cfg.Pivot, &pivot, norms)
+	ix.rw = ix.mw
+	if ix.cfg.RelatePivot != ix.cfg.Pivot {
+		ix.rw = ix.normalize(ix.cfg.RelatePivot, &pivot, norms)
+	}
+	ix.vval = nil // the raw weights are no longer needed
+	ix.rel = newProfile(ix.shrinkText(ix.cfg.Views), norms)
+	ix.exp = ix.rel
+	if ev := ix.shrinkText(ix.cfg.ExpandViews); ev != ix.rel.views {
+		ix.exp = newProfile(ev, norms)
+	}
+	ix.buildPostings()
+	ix.buildTagRules()
+}
+
+// weights are the case vectors' weights under one length normalization:
+// per case entry (aligned with vkey), per posting (aligned with pdoc), each
+// case's norm and each key's largest posting weight (for pruning bounds).
+type weights struct {
+	vval  []float32
+	pval  []float32
+	vnorm []float32
+	pmax  []float32
+}
+
+// normalize divides each view of each case by max(‖x‖, s·p + (1−s)·‖x‖),
+// where p is the view's mean norm (the pivot).
+func (ix *Index) normalize(s float64, pivot *[NumViews]float64, norms [][NumViews]float64) *weights {
+	n := len(ix.docs)
+	w := &weights{vval: make([]float32, len(ix.vval)), vnorm: make([]float32, n)}
 	parallel(n, func(lo, hi int) {
 		for i := lo; i < hi; i++ {
 			var div [NumViews]float64
@@ -234,26 +264,16 @@ func (ix *Index) reweigh() {
 					div[v] = max(x, s*pivot[v]+(1-s)*x)
 				}
 			}
+			var n2 float64
 			for j := ix.vstart[i]; j < ix.vstart[i+1]; j++ {
-				ix.vval[j] = float32(float64(ix.vval[j]) / div[keyView(ix.vkey[j])])
+				x := float32(float64(ix.vval[j]) / div[keyView(ix.vkey[j])])
+				w.vval[j] = x
+				n2 += float64(x) * float64(x)
 			}
+			w.vnorm[i] = float32(math.Sqrt(n2) * (1 + 1e-6))
 		}
 	})
-	ix.vnorm = make([]float32, n)
-	for i := range n {
-		var x float64
-		for _, w := range ix.vval[ix.vstart[i]:ix.vstart[i+1]] {
-			x += float64(w) * float64(w)
-		}
-		ix.vnorm[i] = float32(math.Sqrt(x) * (1 + 1e-6))
-	}
-	ix.rel = newProfile(ix.shrinkText(ix.cfg.Views), norms)
-	ix.exp = ix.rel
-	if ev := ix.shrinkText(ix.cfg.ExpandViews); ev != ix.rel.views {
-		ix.exp = newProfile(ev, norms)
-	}
-	ix.buildPostings()
-	ix.buildTagRules()
+	return w
 }
 
 // weighDoc writes case i's raw weights (before normalization) into vkey/vval
@@ -325,17 +345,26 @@ func (ix *Index) buildPostings() {
 	}
 	total := len(ix.vkey)
 	ix.pdoc = make([]uint32, total)
-	ix.pval = make([]float32, total)
-	ix.pmax = make([]float32, nkeys)
+	both := []*weights{ix.mw}
+	if ix.rw != ix.mw {
+		both = append(both, ix.rw)
+	}
+	for _, w := range both {
+		w.pval = make([]float32, total)
+		w.pmax = make([]float32, nkeys)
+	}
 	fill := slices.Clone(ix.pstart[:nkeys])
 	for i := range ix.docs {
 		for j := ix.vstart[i]; j < ix.vstart[i+1]; j++ {
-			k, w := ix.vkey[j], ix.vval[j]
+			k := ix.vkey[j]
 			p := fill[k]
 			fill[k]++
 			ix.pdoc[p] = uint32(i)
-			ix.pval[p] = w
-			ix.pmax[k] = max(ix.pmax[k], w)
+			for _, w := range both {
+				x := w.vval[j]
+				w.pval[p] = x
+				w.pmax[k] = max(w.pmax[k], x)
+			}
 		}
 	}
 	ix.rel.maxScaled(ix)
@@ -389,10 +418,10 @@ func newProfile(w [NumViews]float64, norms [][NumViews]float64) *profile {
 }
 
 func (p *profile) maxScaled(ix *Index) {
-	p.pmax = make([]float32, len(ix.pmax))
+	p.pmax = make([]float32, len(ix.pstart)-1)
 	for k := range p.pmax {
 		for j := ix.pstart[k]; j < ix.pstart[k+1]; j++ {
-			p.pmax[k] = max(p.pmax[k], ix.pval[j]*p.scale[ix.pdoc[j]])
+			p.pmax[k] = max(p.pmax[k], ix.rw.pval[j]*p.scale[ix.pdoc[j]])
 		}
 	}
 }

@@ -86,7 +86,8 @@ func (ix *Index) run(sc *scorer, s *search) []Hit {
 	if s.k <= 0 || len(s.q) == 0 {
 		return nil
 	}
-	maxw := ix.pmax
+	wt := ix.weightsFor(s.prof)
+	maxw := wt.pmax
 	if s.prof != nil {
 		maxw = s.prof.pmax
 	}
@@ -130,7 +131,7 @@ func (ix *Index) run(sc *scorer, s *search) []Hit {
 		}
 		left -= hi - lo
 		w := t.w
-		docs, vals := ix.pdoc[lo:hi], ix.pval[lo:hi]
+		docs, vals := ix.pdoc[lo:hi], wt.pval[lo:hi]
 		for j, d := range docs {
 			if acc[d] == 0 {
 				touched = append(touched, d)
@@ -148,8 +149,8 @@ func (ix *Index) run(sc *scorer, s *search) []Hit {
 	tailNorm = math.Sqrt(tailNorm)
 	top := topHeap{k: s.k + extraHits}
 	if len(tail) > 0 {
-		if len(sc.dense) < len(ix.pmax) {
-			sc.dense = make([]float32, len(ix.pmax))
+		if len(sc.dense) < len(ix.pstart)-1 {
+			sc.dense = make([]float32, len(ix.pstart)-1)
 		}
 		for _, t := range tail {
 			sc.dense[t.key] = t.w
@@ -173,7 +174,7 @@ func (ix *Index) run(sc *scorer, s *search) []Hit {
 			continue
 		}
 		// Cauchy–Schwarz: the tail adds at most ‖tail‖·‖case‖.
-		if lb+min(rem[cut], tailNorm*float64(ix.vnorm[d])*f) >= theta-slack {
+		if lb+min(rem[cut], tailNorm*float64(wt.vnorm[d])*f) >= theta-slack {
 			cands = append(cands, cand{doc: d, lb: lb, f: f})
 		}
 	}
@@ -191,7 +192,7 @@ func (ix *Index) run(sc *scorer, s *search) []Hit {
 		for _, t := range order[cut:] {
 			lo, hi := ix.span(t.key, s)
 			w := t.w
-			docs, vals := ix.pdoc[lo:hi], ix.pval[lo:hi]
+			docs, vals := ix.pdoc[lo:hi], wt.pval[lo:hi]
 			for j, d := range docs {
 				if mark[d] {
 					acc[d] += w * vals[j]
@@ -211,10 +212,10 @@ func (ix *Index) run(sc *scorer, s *search) []Hit {
 		first := min(len(cands), 4*(s.k+extraHits))
 		selectBest(cands, first)
 		complete := func(c cand) {
-			if c.lb+min(rem[cut], tailNorm*float64(ix.vnorm[c.doc])*c.f) < theta-slack {
+			if c.lb+min(rem[cut], tailNorm*float64(wt.vnorm[c.doc])*c.f) < theta-slack {
 				return
 			}
-			score := c.lb + ix.dotDense(sc.dense, int(c.doc))*c.f
+			score := c.lb + ix.dotDense(sc.dense, int(c.doc), wt)*c.f
 			if score < theta-slack {
 				return
 			}
@@ -340,10 +341,19 @@ func (ix *Index) kthLowerBound(sc *scorer, touched []uint32, s *search) float64 
 	return float64(h[0]) * (1 - 1e-6)
 }
 
+// weightsFor returns the weights a search uses: case-to-case searches (with
+// a profile) those of Config.RelatePivot, pastes those of Config.Pivot.
+func (ix *Index) weightsFor(p *profile) *weights {
+	if p != nil {
+		return ix.rw
+	}
+	return ix.mw
+}
+
 // dot is the inner product of a key-sorted query with case doc's vector.
-func (ix *Index) dot(q []qterm, doc int) float64 {
+func (ix *Index) dot(q []qterm, doc int, wt *weights) float64 {
 	keys := ix.vkey[ix.vstart[doc]:ix.vstart[doc+1]]
-	vals := ix.vval[ix.vstart[doc]:ix.vstart[doc+1]]
+	vals := wt.vval[ix.vstart[doc]:ix.vstart[doc+1]]
 	var s float64
 	i, j := 0, 0
 	for i < len(q) && j < len(keys) {
@@ -363,9 +373,9 @@ func (ix *Index) dot(q []qterm, doc int) float64 {
 
 // dotDense is the inner product of case doc's vector with query weights
 // held densely by key.
-func (ix *Index) dotDense(q []float32, doc int) float64 {
+func (ix *Index) dotDense(q []float32, doc int, wt *weights) float64 {
 	lo, hi := ix.vstart[doc], ix.vstart[doc+1]
-	keys, vals := ix.vkey[lo:hi], ix.vval[lo:hi]
+	keys, vals := ix.vkey[lo:hi], wt.vval[lo:hi]
 	var s float32
 	for j, k := range keys {
 		s += q[k] * vals[j]
@@ -376,7 +386,7 @@ func (ix *Index) dotDense(q []float32, doc int) float64 {
 // exact is the canonical score of case doc for a key-sorted query: summed in
 // key order in float64, so it does not depend on how the search got there.
 func (ix *Index) exact(q []qterm, doc int, prof *profile) float64 {
-	s := ix.dot(q, doc)
+	s := ix.dot(q, doc, ix.weightsFor(prof))
 	if prof != nil {
 		s *= float64(prof.scale[doc])
 	}
@@ -394,7 +404,7 @@ func (ix *Index) caseQuery(doc int, p *profile, dst []qterm) []qterm {
 		if w == 0 {
 			continue
 		}
-		dst = append(dst, qterm{key: k, w: float32(w * float64(ix.vval[j]) * f)})
+		dst = append(dst, qterm{key: k, w: float32(w * float64(ix.rw.vval[j]) * f)})
 	}
 	return dst
 }
