@@ -138,7 +138,7 @@ func DefaultConfig() Config {
 		Query:       [NumViews]float64{0.45, 0.35, 0.1, 0.1},
 		TagKinds:    [NumTagKinds]float64{0.3, 1, 1, 1, 0.5},
 		InferTags:   true,
-		Expand:      0.7,
+		Expand:      0.85,
 		ExpandHits:  1,
 		ExpandPool:  20,
 	}
