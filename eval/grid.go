@@ -19,7 +19,8 @@ type Variant struct {
 // Grid returns the ablation caselink's defaults were chosen with: the
 // default configuration, then one change at a time — text only, tags only,
 // view and tag weights, tag inference, the second stage of match, length
-// normalization, term weighting, and each tokenizer option.
+// normalization (for pastes and for case-to-case scores), the small-library
+// text prior, tag kinds, term weighting, and each tokenizer option.
 func Grid() []Variant {
 	base := similarity.DefaultConfig()
 	v := []Variant{{"default", base}}
@@ -48,6 +49,12 @@ func Grid() []Variant {
 	for _, p := range []float64{0, 0.5, 0.8} {
 		add(fmt.Sprintf("pivot %.1f", p), func(c *similarity.Config) { c.Pivot = p })
 	}
+	add("relate pivot = match pivot", func(c *similarity.Config) { c.RelatePivot = c.Pivot })
+	add("no text prior", func(c *similarity.Config) { c.TextPrior = 0 })
+	add("second stage by relate views", func(c *similarity.Config) { c.ExpandViews = c.Views })
+	add("domain/contributing tags full weight", func(c *similarity.Config) {
+		c.TagKinds = [similarity.NumTagKinds]float64{1, 1, 1, 1, 1}
+	})
 	add("bm25 weighting", func(c *similarity.Config) { c.Weighting = similarity.BM25 })
 	add("tfidf weighting", func(c *similarity.Config) { c.Weighting = similarity.TFIDF })
 	add("query symptoms only", func(c *similarity.Config) {
