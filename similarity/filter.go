@@ -1,6 +1,7 @@
 package similarity
 
 import (
+	"fmt"
 	"strings"
 
 	"github.com/caselink/caselink/similarity/caselib"
@@ -12,6 +13,33 @@ type Filter struct {
 	Domains []string // keep cases with one of these domain tags ("kubernetes")
 	Since   string   // keep cases dated on or after this date (YYYY-MM-DD or a prefix: "2024", "2024-03")
 	Until   string   // keep cases dated on or before this date (a prefix includes the whole period)
+}
+
+// Validate reports a date bound that is not YYYY, YYYY-MM or YYYY-MM-DD.
+func (f Filter) Validate() error {
+	for _, d := range []struct{ name, v string }{{"since", f.Since}, {"until", f.Until}} {
+		if d.v != "" && !datePrefix(d.v) {
+			return fmt.Errorf("bad %s date %q: want YYYY, YYYY-MM or YYYY-MM-DD", d.name, d.v)
+		}
+	}
+	return nil
+}
+
+// datePrefix reports whether s is YYYY, YYYY-MM or YYYY-MM-DD.
+func datePrefix(s string) bool {
+	for i, r := range s {
+		switch i {
+		case 4, 7:
+			if r != '-' {
+				return false
+			}
+		default:
+			if r < '0' || r > '9' {
+				return false
+			}
+		}
+	}
+	return len(s) == 4 || len(s) == 7 || len(s) == 10
 }
 
 // IsZero reports whether f keeps every case.

@@ -64,6 +64,18 @@ func bruteRelated(ix *Index, doc, k int, minScore float64) []Hit {
 	return hits
 }
 
+// bruteMatch scores a paste against every case, exactly.
+func bruteMatch(ix *Index, p paste, k int) []Hit {
+	var hits []Hit
+	for d := range ix.Len() {
+		if s := ix.exact(p.q, d, nil); s > 0 {
+			hits = append(hits, Hit{Doc: d, ID: ix.Case(d).ID, Score: s})
+		}
+	}
+	sortHits(hits)
+	return hits[:min(k, len(hits))]
+}
+
 // Pruning must never change a result: every case's top k equals a brute-force
 // scan of the whole library, for several k and score floors.
 func TestPruningIsExact(t *testing.T) {
@@ -94,15 +106,7 @@ func TestPruningIsExact(t *testing.T) {
 		text := ix.Case(r.IntN(ix.Len())).Summary.EN
 		p := ix.analyzePaste(text)
 		got := ix.search(&search{q: p.q, k: 10})
-		var want []Hit
-		for d := range ix.Len() {
-			if s := ix.exact(p.q, d, nil); s > 0 {
-				want = append(want, Hit{Doc: d, ID: ix.Case(d).ID, Score: s})
-			}
-		}
-		sortHits(want)
-		want = want[:min(10, len(want))]
-		if fmt.Sprint(ids(got)) != fmt.Sprint(ids(want)) {
+		if want := bruteMatch(ix, p, 10); fmt.Sprint(ids(got)) != fmt.Sprint(ids(want)) {
 			t.Fatalf("paste: pruned %v, brute force %v", hitIDs(got), hitIDs(want))
 		}
 	}
@@ -145,15 +149,7 @@ func TestRelateExactAtScale(t *testing.T) {
 	for range 40 {
 		p := ix.analyzePaste(ix.Case(r.IntN(ix.Len())).Summary.EN)
 		got := ix.search(&search{q: p.q, k: 10})
-		var want []Hit
-		for d := range ix.Len() {
-			if s := ix.exact(p.q, d, nil); s > 0 {
-				want = append(want, Hit{Doc: d, ID: ix.Case(d).ID, Score: s})
-			}
-		}
-		sortHits(want)
-		want = want[:min(10, len(want))]
-		if fmt.Sprint(ids(got)) != fmt.Sprint(ids(want)) {
+		if want := bruteMatch(ix, p, 10); fmt.Sprint(ids(got)) != fmt.Sprint(ids(want)) {
 			t.Errorf("paste: search %v, brute force %v", hitIDs(got), hitIDs(want))
 		}
 	}

@@ -69,10 +69,8 @@ func (env *env) match(c *cli.Context) error {
 	}
 	filter := similarity.Filter{Orgs: c.StringSlice("org"), Domains: c.StringSlice("domain"),
 		Since: c.String("since"), Until: c.String("until")}
-	for _, d := range []string{filter.Since, filter.Until} {
-		if d != "" && !validDatePrefix(d) {
-			return usagef("bad date %q: want YYYY, YYYY-MM or YYYY-MM-DD", d)
-		}
+	if err := filter.Validate(); err != nil {
+		return usageError{err}
 	}
 	if qf := c.String("queries"); qf != "" {
 		if c.Args().Present() {
@@ -280,20 +278,4 @@ func writeJSON(w io.Writer, v any) error {
 	enc.SetEscapeHTML(false)
 	enc.SetIndent("", "  ")
 	return enc.Encode(v)
-}
-
-func validDatePrefix(s string) bool {
-	for i, r := range s {
-		switch i {
-		case 4, 7:
-			if r != '-' {
-				return false
-			}
-		default:
-			if r < '0' || r > '9' {
-				return false
-			}
-		}
-	}
-	return len(s) == 4 || len(s) == 7 || len(s) == 10
 }

@@ -217,13 +217,11 @@ func (s *Server) query(req MatchRequest) (similarity.Query, error) {
 		return similarity.Query{}, fmt.Errorf(`"top" must be between 1 and %d, got %d`, maxTop, req.Top)
 	}
 	f := req.Filters
-	for _, d := range []struct{ name, v string }{{"since", f.Since}, {"until", f.Until}} {
-		if d.v != "" && !validDatePrefix(d.v) {
-			return similarity.Query{}, fmt.Errorf(`bad "%s" date %q: want YYYY, YYYY-MM or YYYY-MM-DD`, d.name, d.v)
-		}
+	filter := similarity.Filter{Orgs: nonEmpty(f.Org), Domains: nonEmpty(f.Domain), Since: f.Since, Until: f.Until}
+	if err := filter.Validate(); err != nil {
+		return similarity.Query{}, err
 	}
-	return similarity.Query{Text: req.Text, K: top, MinScore: s.opts.MatchMinScore, Filter: similarity.Filter{
-		Orgs: nonEmpty(f.Org), Domains: nonEmpty(f.Domain), Since: f.Since, Until: f.Until}}, nil
+	return similarity.Query{Text: req.Text, K: top, MinScore: s.opts.MatchMinScore, Filter: filter}, nil
 }
 
 func (s *Server) apiCase(w http.ResponseWriter, r *http.Request) {
@@ -416,21 +414,4 @@ func nonEmpty(l []string) []string {
 		}
 	}
 	return out
-}
-
-// validDatePrefix reports whether s is YYYY, YYYY-MM or YYYY-MM-DD.
-func validDatePrefix(s string) bool {
-	for i, r := range s {
-		switch i {
-		case 4, 7:
-			if r != '-' {
-				return false
-			}
-		default:
-			if r < '0' || r > '9' {
-				return false
-			}
-		}
-	}
-	return len(s) == 4 || len(s) == 7 || len(s) == 10
 }
