@@ -5,6 +5,7 @@ import (
 	"slices"
 	"strings"
 	"sync"
+	"sync/atomic"
 
 	"github.com/caselink/caselink/tokenize"
 )
@@ -86,8 +87,10 @@ type localVocab struct {
 // analyzeDocs analyzes docs (the cases at library positions base, base+1, …)
 // on all cores and interns their terms into voc. The result is the same for
 // any number of cores.
-func analyzeDocs(an *tokenize.Analyzer, voc *vocabulary, docs []Document, base int) []analyzed {
+func analyzeDocs(an *tokenize.Analyzer, voc *vocabulary, docs []Document, base int, progress func(int)) []analyzed {
 	out := make([]analyzed, len(docs))
+	var done atomic.Int64
+	var mu sync.Mutex
 	workers := min(runtime.GOMAXPROCS(0), max(1, len(docs)/64))
 	locals := make([]*localVocab, workers)
 	var wg sync.WaitGroup
@@ -100,6 +103,12 @@ func analyzeDocs(an *tokenize.Analyzer, voc *vocabulary, docs []Document, base i
 			var terms []tokenize.Term
 			for i := w; i < len(docs); i += workers {
 				out[i] = lv.analyze(an, &docs[i], base+i, &terms)
+				if progress != nil && (i/workers)%512 == 511 {
+					n := int(done.Add(512))
+					mu.Lock()
+					progress(n)
+					mu.Unlock()
+				}
 			}
 		}()
 	}

@@ -60,6 +60,13 @@ type Index struct {
 
 // Build analyzes and indexes cases with cfg. Case ids must be unique.
 func Build(cases []*caselib.Case, cfg Config) (*Index, error) {
+	return BuildProgress(cases, cfg, nil)
+}
+
+// BuildProgress is Build that calls progress, when not nil, now and then
+// with the number of cases analyzed so far (never concurrently); analysis
+// is most of the time of a build.
+func BuildProgress(cases []*caselib.Case, cfg Config, progress func(done int)) (*Index, error) {
 	ix := &Index{
 		cfg:  cfg,
 		an:   tokenize.New(cfg.Analyzer),
@@ -78,7 +85,7 @@ func Build(cases []*caselib.Case, cfg Config) (*Index, error) {
 	for i, c := range cases {
 		docs[i] = NewDocument(c)
 	}
-	ix.docs = analyzeDocs(ix.an, ix.voc, docs, 0)
+	ix.docs = analyzeDocs(ix.an, ix.voc, docs, 0, progress)
 	ix.reweigh()
 	return ix, nil
 }

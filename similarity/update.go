@@ -63,7 +63,7 @@ func (ix *Index) Update(upsert []*caselib.Case, remove []string) (*Index, error)
 			nx.cases = append(nx.cases, c)
 		}
 	}
-	for i, a := range analyzeDocs(nx.an, nx.voc, fresh, len(ix.cases)) {
+	for i, a := range analyzeDocs(nx.an, nx.voc, fresh, len(ix.cases), nil) {
 		nx.docs[slots[i]] = a
 	}
 	nx.byID = make(map[string]int, len(nx.cases))

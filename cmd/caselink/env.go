@@ -66,14 +66,12 @@ func (e *env) buildIndex(c *cli.Context) (*caselib.Library, *similarity.Index, e
 	if err != nil {
 		return nil, nil, err
 	}
-	start := time.Now()
-	ix, err := similarity.Build(lib.Cases, similarity.DefaultConfig())
+	p := e.newProgress("indexing", len(lib.Cases))
+	ix, err := similarity.BuildProgress(lib.Cases, similarity.DefaultConfig(), p.update)
 	if err != nil {
 		return nil, nil, usageError{err}
 	}
-	if d := time.Since(start); d > 2*time.Second && e.stderrIsTerminal() {
-		fmt.Fprintf(e.stderr, "caselink: indexed %d cases in %.1fs\n", ix.Len(), d.Seconds())
-	}
+	p.done()
 	return lib, ix, nil
 }
 
