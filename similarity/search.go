@@ -120,7 +120,7 @@ func (ix *Index) run(sc *scorer, s *search) []Hit {
 			}
 			// Raising the bar costs a pass over the cases touched so far;
 			// it is worth it only when much more is left to read.
-			if rem[i] < 0.8*lastRem && len(touched) >= s.k && left > 2*len(touched) {
+			if rem[i] < 0.4*lastRem && len(touched) >= s.k && left > 2*len(touched) {
 				lastRem = rem[i]
 				theta = max(theta, ix.kthLowerBound(sc, touched, s))
 				if rem[i] < theta-slack {
