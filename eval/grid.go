@@ -45,23 +45,25 @@ func Grid() []Variant {
 	for _, e := range []float64{0.15, 0.45} {
 		add(fmt.Sprintf("second stage %.2f", e), func(c *similarity.Config) { c.Expand = e })
 	}
-	add("second stage from 2 hits", func(c *similarity.Config) { c.ExpandHits = 2 })
+	add("second stage from the best hit only", func(c *similarity.Config) { c.ExpandHits = 1 })
 	for _, p := range []float64{0, 0.5, 0.8} {
 		add(fmt.Sprintf("pivot %.1f", p), func(c *similarity.Config) { c.Pivot = p })
 	}
 	add("relate pivot = match pivot", func(c *similarity.Config) { c.RelatePivot = c.Pivot })
 	add("no text prior", func(c *similarity.Config) { c.TextPrior = 0 })
 	add("second stage by relate views", func(c *similarity.Config) { c.ExpandViews = c.Views })
-	add("domain/contributing tags full weight", func(c *similarity.Config) {
+	add("domain/contributing tags full weight in relate", func(c *similarity.Config) {
 		c.TagKinds = [similarity.NumTagKinds]float64{1, 1, 1, 1, 1}
 	})
+	add("second stage tag kinds as relate", func(c *similarity.Config) { c.ExpandTagKinds = c.TagKinds })
+	add("paste tag kinds as relate", func(c *similarity.Config) { c.MatchTagKinds = c.TagKinds })
 	add("bm25 weighting", func(c *similarity.Config) { c.Weighting = similarity.BM25 })
 	add("tfidf weighting", func(c *similarity.Config) { c.Weighting = similarity.TFIDF })
 	add("query symptoms only", func(c *similarity.Config) {
 		c.Query = [similarity.NumViews]float64{1, 0, 0, c.Query[similarity.Tags]}
 	})
-	add("query views equal", func(c *similarity.Config) {
-		c.Query = [similarity.NumViews]float64{0.3, 0.3, 0.3, c.Query[similarity.Tags]}
+	add("query views 0.45/0.35/0.1", func(c *similarity.Config) {
+		c.Query = [similarity.NumViews]float64{0.45, 0.35, 0.1, c.Query[similarity.Tags]}
 	})
 	add("no stemming", func(c *similarity.Config) { c.Analyzer.Stem = false })
 	add("no compound split", func(c *similarity.Config) { c.Analyzer.SplitCompounds = false })

@@ -100,6 +100,17 @@ type Config struct {
 	// not what happened, so it may count less than the others.
 	TagKinds [NumTagKinds]float64
 
+	// ExpandTagKinds are TagKinds for the second stage of match: the
+	// relatives of a paste's best hit share its technology (domain) and
+	// contributing factors more often than curated links need to.
+	ExpandTagKinds [NumTagKinds]float64
+
+	// MatchTagKinds are TagKinds for matching a paste's inferred tags: a
+	// paste names its technology ("mysql", "kubernetes"), and a case of the
+	// same domain answers it better than TagKinds, made for curated links
+	// between failure mechanisms, would say.
+	MatchTagKinds [NumTagKinds]float64
+
 	// InferTags turns on tag inference for pasted text: a library tag whose
 	// words all occur in the paste (symptom:oom-killed for "pods OOMKilled")
 	// joins the paste's tag vector.
@@ -126,21 +137,23 @@ type Config struct {
 // "How good is it").
 func DefaultConfig() Config {
 	return Config{
-		Analyzer:    tokenize.DefaultOptions(),
-		Weighting:   TFIDF,
-		K1:          1.2,
-		B:           0.75,
-		Pivot:       0.3,
-		RelatePivot: 0.1,
-		TextPrior:   50,
-		Views:       [NumViews]float64{0.175, 0.41, 0.115, 0.3},
-		ExpandViews: [NumViews]float64{0.05, 0.05, 0, 0.9},
-		Query:       [NumViews]float64{0.45, 0.35, 0.1, 0.1},
-		TagKinds:    [NumTagKinds]float64{0.3, 1, 1, 1, 0.5},
-		InferTags:   true,
-		Expand:      0.85,
-		ExpandHits:  1,
-		ExpandPool:  20,
+		Analyzer:       tokenize.DefaultOptions(),
+		Weighting:      TFIDF,
+		K1:             1.2,
+		B:              0.75,
+		Pivot:          0.3,
+		RelatePivot:    0.1,
+		TextPrior:      50,
+		Views:          [NumViews]float64{0.175, 0.41, 0.115, 0.3},
+		ExpandViews:    [NumViews]float64{0.05, 0.05, 0, 0.9},
+		Query:          [NumViews]float64{0.3, 0.3, 0.3, 0.2},
+		TagKinds:       [NumTagKinds]float64{0.3, 1, 1, 1, 0.5},
+		ExpandTagKinds: [NumTagKinds]float64{1, 1, 1, 1, 1},
+		MatchTagKinds:  [NumTagKinds]float64{1, 1, 1, 1, 1},
+		InferTags:      true,
+		Expand:         0.85,
+		ExpandHits:     2,
+		ExpandPool:     20,
 	}
 }
 

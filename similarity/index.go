@@ -44,8 +44,10 @@ type Index struct {
 	vstart []int
 	vkey   []uint32
 	vval   []float32 // raw weights, before length normalization
-	// mw are the weights pastes are matched against (Config.Pivot), rw those
-	// of case-to-case scores (Config.RelatePivot); the same when the pivots are.
+	// mw are the weights pastes are matched against (Config.Pivot,
+	// Config.MatchTagKinds), rw those of relate and dupes (Config.RelatePivot,
+	// Config.TagKinds); the second stage of match has its own in exp.w
+	// (Config.ExpandTagKinds). Equal sets are shared.
 	mw, rw *weights
 
 	// Postings: key k lists the cases pdoc[pstart[k]:pstart[k+1]], ascending,
@@ -233,19 +235,67 @@ func (ix *Index) reweigh() {
 			pivot[v] /= float64(count[v])
 		}
 	}
-	ix.mw = ix.normalize(ix.cfg.Pivot, &pivot, norms)
-	ix.rw = ix.mw
-	if ix.cfg.RelatePivot != ix.cfg.Pivot {
-		ix.rw = ix.normalize(ix.cfg.RelatePivot, &pivot, norms)
+	ix.rw = ix.normalize(ix.cfg.RelatePivot, &pivot, norms)
+	ix.mw = ix.rw
+	if ix.cfg.MatchTagKinds != ix.cfg.TagKinds {
+		ix.mw = ix.reweighTags(ix.cfg.MatchTagKinds, ix.cfg.Pivot, &pivot, norms)
+	} else if ix.cfg.Pivot != ix.cfg.RelatePivot {
+		ix.mw = ix.normalize(ix.cfg.Pivot, &pivot, norms)
+	}
+	ix.rel = newProfile(ix.shrinkText(ix.cfg.Views), norms, ix.rw)
+	ew := ix.rw
+	if ix.cfg.ExpandTagKinds != ix.cfg.TagKinds {
+		ew = ix.reweighTags(ix.cfg.ExpandTagKinds, ix.cfg.RelatePivot, &pivot, norms)
+	}
+	ix.exp = ix.rel
+	if ev := ix.shrinkText(ix.cfg.ExpandViews); ev != ix.rel.views || ew != ix.rw {
+		ix.exp = newProfile(ev, norms, ew)
 	}
 	ix.vval = nil // the raw weights are no longer needed
-	ix.rel = newProfile(ix.shrinkText(ix.cfg.Views), norms)
-	ix.exp = ix.rel
-	if ev := ix.shrinkText(ix.cfg.ExpandViews); ev != ix.rel.views {
-		ix.exp = newProfile(ev, norms)
-	}
 	ix.buildPostings()
 	ix.buildTagRules()
+}
+
+// reweighTags returns weights normalized with pivot strength s whose tags
+// are weighted by kinds instead of Config.TagKinds (for pastes and the
+// second stage of match).
+func (ix *Index) reweighTags(kinds [NumTagKinds]float64, s float64, pivot *[NumViews]float64, norms [][NumViews]float64) *weights {
+	raw := ix.vval
+	ix.vval = slices.Clone(raw)
+	factor := make([]float64, len(ix.craw)) // per canonical term: new tag weight / old
+	for c, r := range ix.craw {
+		factor[c] = 1
+		if t := ix.voc.terms[r]; strings.HasPrefix(t, tagPrefix) {
+			if k := tagKind(t[len(tagPrefix):]); k >= 0 && ix.cfg.TagKinds[k] > 0 {
+				factor[c] = kinds[k] / ix.cfg.TagKinds[k]
+			}
+		}
+	}
+	tn := slices.Clone(norms)
+	tp := *pivot
+	var sum float64
+	count := 0
+	for i := range tn {
+		var n2 float64
+		for j := ix.vstart[i]; j < ix.vstart[i+1]; j++ {
+			if k := ix.vkey[j]; keyView(k) == Tags {
+				x := float64(ix.vval[j]) * factor[keyTerm(k)]
+				ix.vval[j] = float32(x)
+				n2 += x * x
+			}
+		}
+		tn[i][Tags] = math.Sqrt(n2)
+		if n2 > 0 {
+			sum += tn[i][Tags]
+			count++
+		}
+	}
+	if count > 0 {
+		tp[Tags] = sum / float64(count)
+	}
+	w := ix.normalize(s, &tp, tn)
+	ix.vval = raw
+	return w
 }
 
 // weights are the case vectors' weights under one length normalization:
@@ -353,8 +403,10 @@ func (ix *Index) buildPostings() {
 	total := len(ix.vkey)
 	ix.pdoc = make([]uint32, total)
 	both := []*weights{ix.mw}
-	if ix.rw != ix.mw {
-		both = append(both, ix.rw)
+	for _, w := range []*weights{ix.rw, ix.exp.w} {
+		if !slices.Contains(both, w) {
+			both = append(both, w)
+		}
 	}
 	for _, w := range both {
 		w.pval = make([]float32, total)
@@ -404,12 +456,13 @@ type profile struct {
 	views [NumViews]float64
 	scale []float32
 	pmax  []float32
+	w     *weights // the weights it scores with
 }
 
 // newProfile computes the case scales for view weights w: ‖case‖² is the sum
 // of the weights of the views the case has.
-func newProfile(w [NumViews]float64, norms [][NumViews]float64) *profile {
-	p := &profile{views: w, scale: make([]float32, len(norms))}
+func newProfile(w [NumViews]float64, norms [][NumViews]float64, wt *weights) *profile {
+	p := &profile{views: w, scale: make([]float32, len(norms)), w: wt}
 	for i := range norms {
 		var n2 float64
 		for v, x := range norms[i] {
@@ -428,7 +481,7 @@ func (p *profile) maxScaled(ix *Index) {
 	p.pmax = make([]float32, len(ix.pstart)-1)
 	for k := range p.pmax {
 		for j := ix.pstart[k]; j < ix.pstart[k+1]; j++ {
-			p.pmax[k] = max(p.pmax[k], ix.rw.pval[j]*p.scale[ix.pdoc[j]])
+			p.pmax[k] = max(p.pmax[k], p.w.pval[j]*p.scale[ix.pdoc[j]])
 		}
 	}
 }

@@ -47,13 +47,18 @@ func synthLibrary(n int, seed uint64) []*caselib.Case {
 
 // bruteRelated scores case doc against every other case, exactly.
 func bruteRelated(ix *Index, doc, k int, minScore float64) []Hit {
-	q := ix.caseQuery(doc, ix.rel, nil)
+	return bruteProfile(ix, ix.rel, doc, k, minScore)
+}
+
+// bruteProfile scores case doc against every other case under profile p.
+func bruteProfile(ix *Index, p *profile, doc, k int, minScore float64) []Hit {
+	q := ix.caseQuery(doc, p, nil)
 	var hits []Hit
 	for d := range ix.Len() {
 		if d == doc {
 			continue
 		}
-		if s := ix.exact(q, d, ix.rel); s >= minScore && s > 0 {
+		if s := ix.exact(q, d, p); s >= minScore && s > 0 {
 			hits = append(hits, Hit{Doc: d, ID: ix.Case(d).ID, Score: s})
 		}
 	}
@@ -92,6 +97,17 @@ func TestPruningIsExact(t *testing.T) {
 					t.Fatalf("k=%d min=%v case %s: pruned %v, brute force %v", k, minScore, ix.Case(d).ID, hitIDs(got), hitIDs(want))
 				}
 			}
+		}
+	}
+	// The second stage's neighbour search has its own profile and weights.
+	if ix.exp == ix.rel {
+		t.Fatal("default config: the second stage should have its own profile")
+	}
+	for d := 0; d < ix.Len(); d += 7 {
+		got := ix.search(&search{q: ix.caseQuery(d, ix.exp, nil), prof: ix.exp, k: 10,
+			accept: func(x int) bool { return x != d }})
+		if want := bruteProfile(ix, ix.exp, d, 10, 0); fmt.Sprint(ids(got)) != fmt.Sprint(ids(want)) {
+			t.Fatalf("second stage of %s: pruned %v, brute force %v", ix.Case(d).ID, hitIDs(got), hitIDs(want))
 		}
 	}
 	// Pastes too: the first pass of match against a brute-force scan, both

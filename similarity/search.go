@@ -345,7 +345,7 @@ func (ix *Index) kthLowerBound(sc *scorer, touched []uint32, s *search) float64 
 // a profile) those of Config.RelatePivot, pastes those of Config.Pivot.
 func (ix *Index) weightsFor(p *profile) *weights {
 	if p != nil {
-		return ix.rw
+		return p.w
 	}
 	return ix.mw
 }
@@ -404,7 +404,7 @@ func (ix *Index) caseQuery(doc int, p *profile, dst []qterm) []qterm {
 		if w == 0 {
 			continue
 		}
-		dst = append(dst, qterm{key: k, w: float32(w * float64(ix.rw.vval[j]) * f)})
+		dst = append(dst, qterm{key: k, w: float32(w * float64(p.w.vval[j]) * f)})
 	}
 	return dst
 }
