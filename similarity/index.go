@@ -267,7 +267,9 @@ func (ix *Index) reweighTags(kinds [NumTagKinds]float64, s float64, pivot *[NumV
 		factor[c] = 1
 		if t := ix.voc.terms[r]; strings.HasPrefix(t, tagPrefix) {
 			if k := tagKind(t[len(tagPrefix):]); k >= 0 && ix.cfg.TagKinds[k] > 0 {
-				factor[c] = kinds[k] / ix.cfg.TagKinds[k]
+				// A kind weighted 0 keeps a trace of weight: postings of
+				// weight 0 would look untouched to the accumulator.
+				factor[c] = max(kinds[k], 1e-6) / ix.cfg.TagKinds[k]
 			}
 		}
 	}
