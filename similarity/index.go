@@ -126,13 +126,12 @@ func (ix *Index) Terms() int { return len(ix.craw) }
 // Postings returns the number of (term, view, case) entries in the index.
 func (ix *Index) Postings() int { return len(ix.pdoc) }
 
+// key is the vector and postings key of a term in a view; keyView and
+// keyTerm take it apart.
 func (ix *Index) key(canon uint32, v View) uint32 { return canon*uint32(NumViews) + uint32(v) }
 
 func keyView(k uint32) View   { return View(k % uint32(NumViews)) }
 func keyTerm(k uint32) uint32 { return k / uint32(NumViews) }
-func (ix *Index) termOf(k uint32) string {
-	return ix.voc.terms[ix.craw[keyTerm(k)]]
-}
 
 // reweigh computes everything that depends on the whole library — the
 // canonical vocabulary, idf, the weighted case vectors and the postings —

@@ -58,9 +58,3 @@ func (ix *Index) inferTags(present map[string]struct{}) []uint32 {
 	slices.Sort(out)
 	return slices.Compact(out)
 }
-
-// tagName returns the tag of a canonical id without its vocabulary prefix.
-func (ix *Index) displayTerm(canon uint32) string {
-	t := ix.voc.terms[ix.craw[canon]]
-	return strings.TrimPrefix(t, tagPrefix)
-}

@@ -96,13 +96,6 @@ func (t *topHeap) down(i int) {
 	}
 }
 
-// sorted returns the kept hits, best first.
-func (t *topHeap) sorted() []Hit {
-	out := slices.Clone(t.h)
-	sortHits(out)
-	return out
-}
-
 // sortPairs orders pairs most similar first, ties by the ids of A then B.
 func sortPairs(ix *Index, p []Pair) {
 	slices.SortFunc(p, func(a, b Pair) int {
