@@ -153,7 +153,7 @@ func DefaultConfig() Config {
 		InferTags:      true,
 		Expand:         0.85,
 		ExpandHits:     2,
-		ExpandPool:     20,
+		ExpandPool:     15,
 	}
 }
 
