@@ -75,9 +75,8 @@ type Config struct {
 	// normalization than pastes do.
 	RelatePivot float64
 
-	// Views are the weights of the four views in a case-to-case score
-	// (relate, dupes, the second stage of match). They are normalized to
-	// sum to 1.
+	// Views are the weights of the four views in a case-to-case score for
+	// relate and dupes. They are normalized to sum to 1.
 	Views [NumViews]float64
 
 	// TextPrior is the number of cases below which text counts for less
@@ -86,7 +85,8 @@ type Config struct {
 	TextPrior float64
 
 	// ExpandViews are the view weights of the case-to-case similarity that
-	// the second stage of match re-ranks by. They are normalized to sum to 1.
+	// the second stage of match re-ranks by (with RelatePivot and
+	// ExpandTagKinds). They are normalized to sum to 1.
 	ExpandViews [NumViews]float64
 
 	// Query are the weights with which a pasted text's vector is matched
@@ -102,7 +102,8 @@ type Config struct {
 
 	// ExpandTagKinds are TagKinds for the second stage of match: the
 	// relatives of a paste's best hit share its technology (domain) and
-	// contributing factors more often than curated links need to.
+	// contributing factors more often than curated links need to. A kind
+	// weighted 0 in TagKinds is absent from the index and stays absent here.
 	ExpandTagKinds [NumTagKinds]float64
 
 	// MatchTagKinds are TagKinds for matching a paste's inferred tags: a

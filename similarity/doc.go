@@ -27,8 +27,15 @@
 // A pasted text has no views and no tags: its one text vector is matched
 // against each text view of the cases with the weights of [Config.Query], and
 // tags may be inferred from its words ([Config.InferTags]). An optional second
-// stage re-ranks the first hits by their similarity to the best hit's full
-// case vector ([Config.Expand]).
+// stage re-ranks the first hits by their similarity to the best hits' full
+// case vectors ([Config.Expand]).
+//
+// Pastes, case-to-case scores and the second stage may each weigh the same
+// terms differently (length normalization [Config.Pivot] and
+// [Config.RelatePivot]; tag kinds [Config.MatchTagKinds], [Config.TagKinds],
+// [Config.ExpandTagKinds]); the index then keeps one set of weights per
+// distinct choice. In a library of a handful of cases, case-to-case scores
+// lean on the tags ([Config.TextPrior]).
 //
 // # Index
 //
