@@ -151,7 +151,7 @@ func (ix *Index) Match(q Query) *Result {
 	}
 	hits := first
 	if expand && len(first) > 0 {
-		hits = ix.expand(res, first, pool, accept, q.Candidates != nil)
+		hits = ix.expand(res, first, k, pool, accept, q.Candidates != nil)
 	}
 	hits = slices.DeleteFunc(hits, func(h Hit) bool { return h.Score < q.MinScore || h.Score <= 0 })
 	if len(hits) > k {
@@ -185,7 +185,7 @@ const expandTie = 0.9
 // expand is the second stage of match: it re-ranks the first-pass hits, and
 // the best hit's nearest neighbours, by a blend of their query score and
 // their similarity to the best hits' full case vectors (tags included).
-func (ix *Index) expand(res *Result, first []Hit, pool int, accept func(int) bool, rerankOnly bool) []Hit {
+func (ix *Index) expand(res *Result, first []Hit, k, pool int, accept func(int) bool, rerankOnly bool) []Hit {
 	e := ix.cfg.Expand
 	// Expand through the best hit, and through the next ones only while they
 	// tie closely with it: a clear winner is a trusted proxy for the paste, a
@@ -212,32 +212,69 @@ func (ix *Index) expand(res *Result, first []Hit, pool int, accept func(int) boo
 		res.ExpandedWeight = append(res.ExpandedWeight, h.Score*h.Score/total)
 		srcQ[i] = ix.caseQuery(h.Doc, ix.exp, nil)
 	}
-	cands := make(map[int]*Hit, len(first)+pool)
-	for i := range first {
-		h := first[i]
-		h.Stage = "query"
-		cands[h.Doc] = &h
-	}
-	if !rerankOnly {
-		near := ix.search(&search{q: srcQ[0], prof: ix.exp, k: pool, accept: accept})
-		for _, h := range near {
-			if _, ok := cands[h.Doc]; !ok {
-				s := ix.exact(res.paste.q, h.Doc, nil)
-				cands[h.Doc] = &Hit{Doc: h.Doc, ID: h.ID, Score: s, First: s, Stage: "expand"}
-			}
-		}
-	}
-	out := make([]Hit, 0, len(cands))
-	for _, h := range cands {
+	final := func(h *Hit) {
 		var sim float64
 		for i, q := range srcQ {
 			sim += res.ExpandedWeight[i] * ix.exact(q, h.Doc, ix.exp)
 		}
 		h.Score = min(max((1-e)*h.First+e*sim, 0), 1)
-		out = append(out, *h)
+	}
+	out := make([]Hit, len(first), len(first)+pool)
+	seen := make(map[int]bool, len(first)+pool)
+	for i, h := range first {
+		h.Stage = "query"
+		final(&h)
+		out[i] = h
+		seen[h.Doc] = true
+	}
+	if !rerankOnly {
+		if minSim := ix.neighbourBar(res, out, first, k, pool); minSim <= 1 {
+			near := ix.search(&search{q: srcQ[0], prof: ix.exp, k: pool, minScore: minSim, accept: accept})
+			for _, h := range near {
+				if !seen[h.Doc] {
+					s := ix.exact(res.paste.q, h.Doc, nil)
+					x := Hit{Doc: h.Doc, ID: h.ID, Score: s, First: s, Stage: "expand"}
+					final(&x)
+					out = append(out, x)
+				}
+			}
+		}
 	}
 	sortHits(out)
 	return out
+}
+
+// expandBound turns on neighbourBar (tests turn it off to check that it
+// changes no result).
+var expandBound = true
+
+// neighbourBar returns the least similarity to the best hit that a case
+// outside the first pass needs to reach the top k after the second stage,
+// given the final scores of the first-pass hits in scored: its own first-pass
+// score is at most the pool's last, and its similarity to any further best hit
+// at most 1. Searching for neighbours above it returns the same top k as
+// searching for all of them, with far less pruning work.
+func (ix *Index) neighbourBar(res *Result, scored, first []Hit, k, pool int) float64 {
+	if !expandBound || len(scored) < k {
+		return 0
+	}
+	finals := make([]float64, len(scored))
+	for i, h := range scored {
+		finals[i] = h.Score
+	}
+	slices.Sort(finals)
+	fk := finals[len(finals)-k]
+	var outside float64 // first-pass score bound of the cases not in first
+	if len(first) >= pool {
+		outside = first[len(first)-1].Score
+	}
+	e := res.ExpandWeight
+	rest := 0.0
+	for _, w := range res.ExpandedWeight[1:] {
+		rest += w
+	}
+	bar := (fk - (1-e)*outside - e*rest) / (e * res.ExpandedWeight[0])
+	return max(0, bar-slack)
 }
 
 // Related returns the k cases most similar to the case at position doc

@@ -170,3 +170,27 @@ func TestRelateExactAtScale(t *testing.T) {
 		}
 	}
 }
+
+// The second stage searches the best hit's neighbours only above the
+// similarity they would need to reach the top k: the answer must be the
+// same as when it searches them all.
+func TestNeighbourBarChangesNothing(t *testing.T) {
+	ix, err := Build(synthLibrary(800, 5), DefaultConfig())
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer func() { expandBound = true }()
+	r := rand.New(rand.NewPCG(4, 4))
+	for i := range 150 {
+		c := ix.Case(r.IntN(ix.Len()))
+		text := c.Title.EN + " " + strings.Join(c.Domain, " ") + " " + strings.Join(c.Symptoms, " ")
+		k := []int{1, 3, 10}[i%3]
+		expandBound = true
+		with := ix.Match(Query{Text: text, K: k})
+		expandBound = false
+		without := ix.Match(Query{Text: text, K: k})
+		if fmt.Sprint(with.Hits) != fmt.Sprint(without.Hits) {
+			t.Fatalf("k=%d %q:\nwith the bar    %v\nwithout the bar %v", k, text, with.Hits, without.Hits)
+		}
+	}
+}
