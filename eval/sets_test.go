@@ -11,6 +11,7 @@ import (
 
 	"github.com/caselink/caselink/similarity"
 	"github.com/caselink/caselink/similarity/caselib"
+	"github.com/caselink/caselink/tokenize"
 )
 
 // judgedSet is one judged set of the "How good is it" table.
@@ -169,4 +170,59 @@ func TestGridAllSets(t *testing.T) {
 	}
 	t.Log("\n" + b.String())
 	_ = filepath.Join
+}
+
+// TestSynonymGroups measures every group of the synonym table on its own:
+// the table's default against the table without that group, on every judged
+// set present. A group earns its place when removing it costs more than it
+// gains. It takes a few minutes, so it runs only when CASELINK_SYNONYMS=1.
+func TestSynonymGroups(t *testing.T) {
+	if os.Getenv("CASELINK_SYNONYMS") == "" {
+		t.Skip("set CASELINK_SYNONYMS=1 to measure each synonym group")
+	}
+	type set struct {
+		judgedSet
+		cases []*caselib.Case
+		qs    []Query
+		rel   Judgments
+	}
+	var sets []set
+	for _, s := range judgedSets() {
+		if cases, qs, rel, ok := s.load(t); ok {
+			sets = append(sets, set{s, cases, qs, rel})
+		}
+	}
+	score := func(cfg similarity.Config) []float64 {
+		var out []float64
+		for _, s := range sets {
+			ix, err := similarity.Build(s.cases, cfg)
+			if err != nil {
+				t.Fatal(err)
+			}
+			row, _ := Run(ix, s.qs, s.rel, s.k)
+			out = append(out, Objective(row))
+		}
+		return out
+	}
+	base := score(similarity.DefaultConfig())
+	var b strings.Builder
+	fmt.Fprintf(&b, "change in each set's objective (match/relate nDCG) when a group is removed; sets:")
+	for _, s := range sets {
+		fmt.Fprintf(&b, " %s", s.name)
+	}
+	fmt.Fprintln(&b)
+	for i, g := range tokenize.SynonymGroups() {
+		cfg := similarity.DefaultConfig()
+		cfg.Analyzer.SynonymsOff = 1 << i
+		got := score(cfg)
+		var sum float64
+		fmt.Fprintf(&b, "%2d %-40.40s", i, strings.Join(g, ","))
+		for j := range got {
+			d := got[j] - base[j]
+			sum += d
+			fmt.Fprintf(&b, " %+.4f", d)
+		}
+		fmt.Fprintf(&b, "  sum %+.4f\n", sum)
+	}
+	t.Log("\n" + b.String())
 }

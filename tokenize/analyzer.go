@@ -100,6 +100,10 @@ type Options struct {
 	// tokens are replaced by their class term and status codes also emit
 	// their class.
 	DropClasses bool
+	// SynonymsOff turns off single groups of the synonym table: bit i
+	// stands for the i-th group of SynonymGroups(). It exists so that the
+	// evaluation can measure what each group is worth. Default 0 (all on).
+	SynonymsOff uint64
 	// MaxTokenBytes is the longest token (in bytes) emitted whole. Longer
 	// tokens are still split into their parts when SplitCompounds is on
 	// and they are at most 256 bytes long. Zero means DefaultMaxTokenBytes.
@@ -134,7 +138,16 @@ func New(opts Options) *Analyzer {
 		opts.MaxTokenBytes = DefaultMaxTokenBytes
 	}
 	a := &Analyzer{opts: opts, cache: newNormCache()}
-	a.syn = a.buildSynonyms(builtinSynonyms)
+	groups := builtinSynonyms
+	if opts.SynonymsOff != 0 {
+		groups = nil
+		for i, g := range builtinSynonyms {
+			if i >= 64 || opts.SynonymsOff&(1<<i) == 0 {
+				groups = append(groups, g)
+			}
+		}
+	}
+	a.syn = a.buildSynonyms(groups)
 	return a
 }
 
