@@ -1,6 +1,6 @@
 // Package eval measures how well caselink finds similar past incidents.
 //
-// It holds the parts of an evaluation that do not depend on the engine:
+// It holds:
 //
 //   - Metrics for one ranked list against graded relevance judgments (Score)
 //     and their averages (Mean, ScoreQueries, ScoreRelate): nDCG@k, MRR, P@1,
@@ -12,13 +12,13 @@
 //     (ReadQueries, ParseQueries) and related-case pairs as TSV (ReadPairs,
 //     ParsePairs).
 //   - Plain-text and JSON output of results (WriteTable, WriteJSON).
-//
-// A runner that drives the engine over a judged set, and a grid of engine
-// configurations, are meant to live here too, on top of these pieces.
+//   - The runner that drives the engine over a judged set (Run, CheckSet)
+//     and the ablation grid the defaults were chosen with (Grid, RunGrid).
 //
 // What does not live here: command-line flags and terminal handling (the
 // command in cmd/caselink), and any scoring logic of the engine itself
-// (package similarity). Package eval imports only the standard library.
+// (package similarity). Package eval imports the standard library and
+// package similarity (with its case library) only.
 //
 // The judged set for the four seed cases ships in testdata/seeds.
 package eval

@@ -2,7 +2,9 @@ package eval
 
 import (
 	"fmt"
+	"maps"
 	"runtime"
+	"slices"
 	"sync"
 
 	"github.com/caselink/caselink/similarity"
@@ -84,32 +86,26 @@ func parallelDo(n int, f func(i int)) {
 // CheckSet reports judged ids that the library does not have: a judged set
 // that names missing cases measures nothing useful.
 func CheckSet(ix *similarity.Index, qs []Query, related Judgments) error {
-	missing := 0
-	first := ""
+	missing := map[string]bool{}
+	note := func(id string) {
+		if _, ok := ix.Lookup(id); !ok {
+			missing[id] = true
+		}
+	}
 	for _, q := range qs {
 		for id := range q.Relevant {
-			if _, ok := ix.Lookup(id); !ok {
-				missing++
-				if first == "" {
-					first = fmt.Sprintf("query %s judges %s", q.ID, id)
-				}
-			}
+			note(id)
 		}
 	}
 	for a, m := range related {
+		note(a)
 		for b := range m {
-			for _, id := range []string{a, b} {
-				if _, ok := ix.Lookup(id); !ok {
-					missing++
-					if first == "" {
-						first = fmt.Sprintf("related pair %s %s", a, b)
-					}
-				}
-			}
+			note(b)
 		}
 	}
-	if missing > 0 {
-		return fmt.Errorf("%d judged id(s) are not in the library (first: %s)", missing, first)
+	if len(missing) == 0 {
+		return nil
 	}
-	return nil
+	ids := slices.Sorted(maps.Keys(missing))
+	return fmt.Errorf("%d judged case id(s) are not in the library, e.g. %s", len(ids), ids[0])
 }

@@ -52,7 +52,8 @@ func (w Weighting) String() string {
 
 // Config holds every weight and switch of the engine. The zero value is not
 // useful; start from [DefaultConfig]. The defaults were chosen by measurement
-// with `caselink eval --grid` (see eval/README.md).
+// with the eval grid over all judged sets (see eval/README.md); `caselink eval
+// --grid` runs the same grid on a user's own judgments.
 type Config struct {
 	// Analyzer configures tokenization of case text and pastes alike.
 	Analyzer tokenize.Options

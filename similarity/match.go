@@ -26,8 +26,9 @@ type Result struct {
 	// share of the sources' scores times its own first-pass score.
 	Expanded       []int
 	ExpandedWeight []float64
-	// ExpandWeight is the weight the second stage got for this query:
-	// Config.Expand, scaled down when the best first-pass hit was weak.
+	// ExpandWeight is the weight e the second stage got for this query
+	// (Config.Expand; 0 when it did not run). A weak best hit lends little
+	// through its own score, which is part of ExpandedWeight.
 	ExpandWeight float64
 
 	paste paste

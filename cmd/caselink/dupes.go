@@ -15,7 +15,8 @@ import (
 )
 
 // defaultDupesThreshold is the case-to-case score from which two cases are
-// listed as probable duplicates (chosen on GitBugs train, see README).
+// listed as probable duplicates: on the 2,503 GitBugs reports it lists 167
+// pairs for review (0.4 would list 417, 0.3 1,094).
 const defaultDupesThreshold = 0.5
 
 // decisionsName is the file, kept in the library's folder, where dismissed

@@ -12,7 +12,8 @@ import (
 )
 
 // defaultRelateMinScore is the lowest case-to-case score relate links by
-// default (chosen on the judged sets, see README "How good is it").
+// default: in the judged noisy library, neighbours scoring 0.175–0.225 are
+// judged related 62% of the time, those scoring 0.125–0.175 only 30%.
 const defaultRelateMinScore = 0.2
 
 func relateCommand(env *env) *cli.Command {
