@@ -20,7 +20,8 @@ type Variant struct {
 // default configuration, then one change at a time — text only, tags only,
 // view and tag weights, tag inference, the second stage of match, length
 // normalization (for pastes and for case-to-case scores), the small-library
-// text prior, tag kinds, term weighting, and each tokenizer option.
+// text prior, tag kinds, term weighting, the date prior of dupes, and each
+// tokenizer option.
 func Grid() []Variant {
 	base := similarity.DefaultConfig()
 	v := []Variant{{"default", base}}
@@ -45,6 +46,7 @@ func Grid() []Variant {
 	for _, e := range []float64{0.15, 0.45} {
 		add(fmt.Sprintf("second stage %.2f", e), func(c *similarity.Config) { c.Expand = e })
 	}
+	add("second stage in re-rank mode", func(c *similarity.Config) { c.RerankExpand = true })
 	add("second stage from the best hit only", func(c *similarity.Config) { c.ExpandHits = 1 })
 	for _, p := range []float64{0, 0.5, 0.8} {
 		add(fmt.Sprintf("pivot %.1f", p), func(c *similarity.Config) { c.Pivot = p })
@@ -65,6 +67,10 @@ func Grid() []Variant {
 	add("query views 0.45/0.35/0.1", func(c *similarity.Config) {
 		c.Query = [similarity.NumViews]float64{0.45, 0.35, 0.1, c.Query[similarity.Tags]}
 	})
+	add("no dupes date prior", func(c *similarity.Config) { c.DupeDate = 0 })
+	for _, d := range []float64{30, 730} {
+		add(fmt.Sprintf("dupes date scale %.0f days", d), func(c *similarity.Config) { c.DupeDays = d })
+	}
 	add("no stemming", func(c *similarity.Config) { c.Analyzer.Stem = false })
 	add("no compound split", func(c *similarity.Config) { c.Analyzer.SplitCompounds = false })
 	add("no synonyms", func(c *similarity.Config) { c.Analyzer.Synonyms = false })
@@ -110,8 +116,8 @@ func RunGrid(cases []*caselib.Case, variants []Variant, qs []Query, related Judg
 	return rows, nil
 }
 
-// Objective is the single number a grid ranks runs by: the mean of match
-// nDCG@k and relate nDCG@k over the tasks the row has.
+// Objective is the single number a grid ranks runs by: the mean of match,
+// relate and dupes nDCG@k over the tasks the row has.
 func Objective(r Row) float64 {
 	var s float64
 	n := 0
@@ -119,9 +125,11 @@ func Objective(r Row) float64 {
 		s += r.Match.NDCG
 		n++
 	}
-	if r.Relate != nil {
-		s += r.Relate.NDCG
-		n++
+	for _, m := range []*Metrics{r.Relate, r.Dupes} {
+		if m != nil {
+			s += m.NDCG
+			n++
+		}
 	}
 	if n == 0 {
 		return 0

@@ -8,11 +8,14 @@ import (
 
 // Query is a pasted text to match against the library.
 type Query struct {
-	Text       string   // what the on-call engineer sees: alert lines, errors, a message
-	K          int      // how many hits to return (at least 1)
-	MinScore   float64  // drop hits scoring below this
-	Exclude    []string // case ids never to return
-	Candidates []string // when set, only these cases are ranked (re-rank mode)
+	Text     string   // what the on-call engineer sees: alert lines, errors, a message
+	K        int      // how many hits to return (at least 1)
+	MinScore float64  // drop hits scoring below this
+	Exclude  []string // case ids never to return
+	// Candidates, when set, are the only cases ranked (re-rank mode), and
+	// all of them come back (up to K, above MinScore): ties, and candidates
+	// sharing nothing with the paste, keep the order given here.
+	Candidates []string
 	Filter     Filter
 }
 
@@ -135,7 +138,7 @@ func (ix *Index) Match(q Query) *Result {
 	k := max(q.K, 1)
 	res := &Result{paste: ix.analyzePaste(q.Text)}
 	accept := ix.accept(q.Exclude, q.Filter)
-	expand := ix.cfg.Expand > 0 && ix.cfg.ExpandHits > 0
+	expand := ix.cfg.Expand > 0 && ix.cfg.ExpandHits > 0 && (q.Candidates == nil || ix.cfg.RerankExpand)
 	pool := k
 	if expand {
 		pool = max(k, ix.cfg.ExpandPool)
@@ -154,7 +157,28 @@ func (ix *Index) Match(q Query) *Result {
 	if expand && len(first) > 0 {
 		hits = ix.expand(res, first, k, pool, accept, q.Candidates != nil)
 	}
-	hits = slices.DeleteFunc(hits, func(h Hit) bool { return h.Score < q.MinScore || h.Score <= 0 })
+	if q.Candidates != nil {
+		// A re-rank returns every candidate it was given: the list is itself
+		// a ranking, so ties, candidates sharing nothing with the paste
+		// among them, keep the order they were given in.
+		order := make(map[int]int, len(q.Candidates))
+		for i, id := range q.Candidates {
+			if d, ok := ix.byID[id]; ok {
+				if _, dup := order[d]; !dup {
+					order[d] = i
+				}
+			}
+		}
+		slices.SortFunc(hits, func(a, b Hit) int {
+			if a.Score != b.Score {
+				return cmp.Compare(b.Score, a.Score)
+			}
+			return cmp.Compare(order[a.Doc], order[b.Doc])
+		})
+		hits = slices.DeleteFunc(hits, func(h Hit) bool { return h.Score < q.MinScore })
+	} else {
+		hits = slices.DeleteFunc(hits, func(h Hit) bool { return h.Score < q.MinScore || h.Score <= 0 })
+	}
 	if len(hits) > k {
 		hits = hits[:k]
 	}

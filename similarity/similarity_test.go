@@ -127,3 +127,54 @@ func TestAllRelatedDeterministicAcrossCores(t *testing.T) {
 		t.Errorf("1 core: %v\n4 cores: %v", one, four)
 	}
 }
+
+// A re-rank returns every candidate it is given, the ones sharing nothing
+// with the paste last and in the order they were given (the candidate list
+// is itself a ranking), and never a case outside the list.
+func TestRerankKeepsEveryCandidate(t *testing.T) {
+	mk := func(id, title string) *caselib.Case {
+		c := &caselib.Case{ID: id}
+		c.Title.EN = title
+		return c
+	}
+	ix, err := Build([]*caselib.Case{
+		mk("A", "payment gateway timeouts after deploy"),
+		mk("B", "payment gateway returns 500"),
+		mk("C", "office coffee machine broken"),
+		mk("D", "holiday schedule for the team"),
+		mk("E", "payment gateway timeouts"),
+	}, DefaultConfig())
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, cands := range [][]string{{"D", "C", "B", "A"}, {"C", "D", "A", "B"}} {
+		res := ix.Match(Query{Text: "payment gateway timeouts", K: 10, Candidates: cands})
+		got := ids(res.Hits)
+		if len(got) != len(cands) {
+			t.Fatalf("candidates %v: got %v, want all %d back", cands, got, len(cands))
+		}
+		if got[0] != "A" {
+			t.Errorf("candidates %v: best %s, want A", cands, got[0])
+		}
+		var zero []string
+		for _, h := range res.Hits {
+			if h.Score == 0 {
+				zero = append(zero, h.ID)
+			}
+		}
+		var given []string
+		for _, id := range cands {
+			if id == "C" || id == "D" {
+				given = append(given, id)
+			}
+		}
+		if fmt.Sprint(zero) != fmt.Sprint(given) || fmt.Sprint(got[2:]) != fmt.Sprint(given) {
+			t.Errorf("candidates %v: got %v, want the unmatched %v last in the given order", cands, got, given)
+		}
+	}
+	// A score floor still applies.
+	res := ix.Match(Query{Text: "payment gateway timeouts", K: 10, MinScore: 0.01, Candidates: []string{"D", "A"}})
+	if got := ids(res.Hits); fmt.Sprint(got) != "[A]" {
+		t.Errorf("with MinScore: got %v, want [A]", got)
+	}
+}
