@@ -12,8 +12,9 @@ import (
 )
 
 // Row is one line of a results table: a named run (an engine configuration,
-// an anchor, …) and its averaged scores. Match and Relate are nil when the run
-// did not do that task. The JSON form mirrors score.py's output object.
+// an anchor, …) and its averaged scores. Match, Relate and Dupes are nil when
+// the run did not do that task. The JSON form mirrors score.py's output
+// object, with dupes added.
 type Row struct {
 	// Name labels the run.
 	Name string `json:"name"`
@@ -23,6 +24,9 @@ type Row struct {
 	ByKind map[string]Metrics `json:"match_by_kind,omitempty"`
 	// Relate is the average over judged subjects (ScoreRelate).
 	Relate *Metrics `json:"relate,omitempty"`
+	// Dupes is the average over the same subjects as Relate, each subject's
+	// neighbours ranked by the dupes score instead (ScoreRelate).
+	Dupes *Metrics `json:"dupes,omitempty"`
 }
 
 // metricHeads are the column heads of one task group, in Metrics field order.
@@ -37,42 +41,43 @@ func metricCells(m *Metrics) []string {
 }
 
 // WriteTable writes rows as a plain-text table with aligned columns: the
-// name, then the match measures and the relate measures (each group only when
-// some row has it), four decimals, "-" where a row lacks a task. Each row's
+// name, then the match, relate and dupes measures (each group only when some
+// row has it), four decimals, "-" where a row lacks a task. Each row's
 // per-kind match averages follow it as indented lines, kinds in sorted order.
 // The output depends only on rows.
 func WriteTable(w io.Writer, rows []Row) error {
-	hasMatch, hasRelate := false, false
-	for _, r := range rows {
-		hasMatch = hasMatch || r.Match != nil || len(r.ByKind) > 0
-		hasRelate = hasRelate || r.Relate != nil
+	type group struct {
+		name string
+		get  func(Row) *Metrics
 	}
-	var groups []string
+	var groups []group
+	for _, g := range []group{
+		{"match", func(r Row) *Metrics { return r.Match }},
+		{"relate", func(r Row) *Metrics { return r.Relate }},
+		{"dupes", func(r Row) *Metrics { return r.Dupes }},
+	} {
+		for _, r := range rows {
+			if g.get(r) != nil || (g.name == "match" && len(r.ByKind) > 0) {
+				groups = append(groups, g)
+				break
+			}
+		}
+	}
 	head := []string{"name"}
-	if hasMatch {
-		groups = append(groups, "match")
-		head = append(head, metricHeads...)
-	}
-	if hasRelate {
-		groups = append(groups, "relate")
+	for range groups {
 		head = append(head, metricHeads...)
 	}
 	lines := [][]string{head}
 	for _, r := range rows {
 		line := []string{r.Name}
-		if hasMatch {
-			line = append(line, metricCells(r.Match)...)
-		}
-		if hasRelate {
-			line = append(line, metricCells(r.Relate)...)
+		for _, g := range groups {
+			line = append(line, metricCells(g.get(r))...)
 		}
 		lines = append(lines, line)
 		for _, kind := range slices.Sorted(maps.Keys(r.ByKind)) {
 			m := r.ByKind[kind]
 			sub := append([]string{"  " + kind}, metricCells(&m)...)
-			if hasRelate {
-				sub = append(sub, make([]string, len(metricHeads))...)
-			}
+			sub = append(sub, make([]string, (len(groups)-1)*len(metricHeads))...)
 			lines = append(lines, sub)
 		}
 	}
@@ -98,7 +103,8 @@ func WriteTable(w io.Writer, rows []Row) error {
 	if len(groups) > 0 {
 		// Group titles sit above the first column of their group.
 		pad(width[0])
-		for g, name := range groups {
+		for g, gr := range groups {
+			name := gr.name
 			span := 0
 			for i := range metricHeads {
 				span += 2 + width[1+g*len(metricHeads)+i]
@@ -130,7 +136,7 @@ func WriteTable(w io.Writer, rows []Row) error {
 func WriteJSON(w io.Writer, rows []Row) error {
 	out := make([]Row, len(rows))
 	for i, r := range rows {
-		out[i] = Row{Name: r.Name, Match: roundPtr(r.Match), Relate: roundPtr(r.Relate)}
+		out[i] = Row{Name: r.Name, Match: roundPtr(r.Match), Relate: roundPtr(r.Relate), Dupes: roundPtr(r.Dupes)}
 		if r.ByKind != nil {
 			out[i].ByKind = make(map[string]Metrics, len(r.ByKind))
 			for k, m := range r.ByKind {

@@ -11,17 +11,19 @@ import (
 )
 
 // Rankings are what a run produced: query id → case ids best first (match),
-// and case id → case ids best first (relate).
+// and case id → case ids best first (relate, and dupes).
 type Rankings struct {
 	Match  map[string][]string
 	Relate map[string][]string
+	Dupes  map[string][]string
 }
 
 // Run measures an index on a judged set: every query is matched (re-ranking
-// only its candidates when it has them) and every judged subject of related
-// is related, each to depth k. Either qs or related may be empty.
+// only its candidates when it has them), and every judged subject of related
+// is related and searched for duplicates (by the dupes score), each to depth
+// k. Either qs or related may be empty.
 func Run(ix *similarity.Index, qs []Query, related Judgments, k int) (Row, Rankings) {
-	rk := Rankings{Match: map[string][]string{}, Relate: map[string][]string{}}
+	rk := Rankings{Match: map[string][]string{}, Relate: map[string][]string{}, Dupes: map[string][]string{}}
 	row := Row{}
 	if len(qs) > 0 {
 		lists := make([][]string, len(qs))
@@ -41,6 +43,7 @@ func Run(ix *similarity.Index, qs []Query, related Judgments, k int) (Row, Ranki
 	if len(related) > 0 {
 		subjects := related.Subjects()
 		lists := make([][]string, len(subjects))
+		dupes := make([][]string, len(subjects))
 		present := make([]bool, len(subjects))
 		parallelDo(len(subjects), func(i int) {
 			d, ok := ix.Lookup(subjects[i])
@@ -51,14 +54,20 @@ func Run(ix *similarity.Index, qs []Query, related Judgments, k int) (Row, Ranki
 			for _, h := range ix.Related(d, k, 0) {
 				lists[i] = append(lists[i], h.ID)
 			}
+			for _, h := range ix.DupesOf(d, k, 0) {
+				dupes[i] = append(dupes[i], h.ID)
+			}
 		})
 		for i, s := range subjects {
 			if present[i] {
 				rk.Relate[s] = lists[i]
+				rk.Dupes[s] = dupes[i]
 			}
 		}
 		m := ScoreRelate(related, rk.Relate, k)
 		row.Relate = &m
+		dm := ScoreRelate(related, rk.Dupes, k)
+		row.Dupes = &dm
 	}
 	return row, rk
 }

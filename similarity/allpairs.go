@@ -12,6 +12,16 @@ import (
 // there are. progress, when not nil, is called now and then with the number
 // of cases done so far (from several goroutines, never concurrently).
 func (ix *Index) AllRelated(k int, minScore float64, progress func(done int)) [][]Hit {
+	return ix.forEachCase(progress, func(sc *scorer, d int, q []qterm) ([]Hit, []qterm) {
+		q = ix.caseQuery(d, ix.rel, q[:0])
+		return ix.run(sc, &search{q: q, prof: ix.rel, k: k, minScore: minScore,
+			accept: func(x int) bool { return x != d }}), q
+	})
+}
+
+// forEachCase calls one for every case on all cores, each worker with its
+// own scorer and query buffer, and returns the hits in library order.
+func (ix *Index) forEachCase(progress func(done int), one func(sc *scorer, d int, q []qterm) ([]Hit, []qterm)) [][]Hit {
 	n := len(ix.cases)
 	out := make([][]Hit, n)
 	var next, done atomic.Int64
@@ -33,9 +43,7 @@ func (ix *Index) AllRelated(k int, minScore float64, progress func(done int)) []
 				}
 				hi := min(n, lo+chunk)
 				for d := lo; d < hi; d++ {
-					q = ix.caseQuery(d, ix.rel, q[:0])
-					out[d] = ix.run(sc, &search{q: q, prof: ix.rel, k: k, minScore: minScore,
-						accept: func(x int) bool { return x != d }})
+					out[d], q = one(sc, d, q)
 				}
 				if progress != nil {
 					c := int(done.Add(int64(hi - lo)))
@@ -48,39 +56,4 @@ func (ix *Index) AllRelated(k int, minScore float64, progress func(done int)) []
 	}
 	wg.Wait()
 	return out
-}
-
-// Pair is two cases that may describe the same incident.
-type Pair struct {
-	A, B  int     // positions in the index, ordered so that A's id < B's id
-	Score float64 // case-to-case similarity
-}
-
-// Duplicates returns the pairs of cases scoring at least threshold with each
-// other, most similar first, ties by the ids of A then B. Each case is paired
-// with at most its k nearest neighbours (k ≤ 0 means 10).
-func (ix *Index) Duplicates(threshold float64, k int, progress func(done int)) []Pair {
-	if k <= 0 {
-		k = 10
-	}
-	all := ix.AllRelated(k, threshold, progress)
-	seen := make(map[[2]int]bool)
-	var pairs []Pair
-	for a, hits := range all {
-		for _, h := range hits {
-			x, y := a, h.Doc
-			if ix.cases[y].ID < ix.cases[x].ID {
-				x, y = y, x
-			}
-			if seen[[2]int{x, y}] {
-				continue
-			}
-			seen[[2]int{x, y}] = true
-			if s := ix.CaseSimilarity(x, y); s >= threshold {
-				pairs = append(pairs, Pair{A: x, B: y, Score: s})
-			}
-		}
-	}
-	sortPairs(ix, pairs)
-	return pairs
 }
