@@ -20,8 +20,8 @@ type Variant struct {
 // default configuration, then one change at a time — text only, tags only,
 // view and tag weights, tag inference, the second stage of match, length
 // normalization (for pastes and for case-to-case scores), the small-library
-// text prior, tag kinds, term weighting, the date prior of dupes, and each
-// tokenizer option.
+// text prior, tag kinds, term weighting, the date priors of relate and dupes,
+// and each tokenizer option.
 func Grid() []Variant {
 	base := similarity.DefaultConfig()
 	v := []Variant{{"default", base}}
@@ -67,6 +67,7 @@ func Grid() []Variant {
 	add("query views 0.45/0.35/0.1", func(c *similarity.Config) {
 		c.Query = [similarity.NumViews]float64{0.45, 0.35, 0.1, c.Query[similarity.Tags]}
 	})
+	add("no relate date prior", func(c *similarity.Config) { c.RelateDate = 0 })
 	add("no dupes date prior", func(c *similarity.Config) { c.DupeDate = 0 })
 	for _, d := range []float64{30, 730} {
 		add(fmt.Sprintf("dupes date scale %.0f days", d), func(c *similarity.Config) { c.DupeDays = d })

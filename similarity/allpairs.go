@@ -7,15 +7,14 @@ import (
 )
 
 // AllRelated returns, for every case in library order, its k most similar
-// other cases scoring at least minScore, best first, ties by case id. The
+// other cases scoring at least minScore, best first, ties by case id, scored
+// as by [Index.Related]. The
 // work is spread over all cores; the result does not depend on how many
 // there are. progress, when not nil, is called now and then with the number
 // of cases done so far (from several goroutines, never concurrently).
 func (ix *Index) AllRelated(k int, minScore float64, progress func(done int)) [][]Hit {
 	return ix.forEachCase(progress, func(sc *scorer, d int, q []qterm) ([]Hit, []qterm) {
-		q = ix.caseQuery(d, ix.rel, q[:0])
-		return ix.run(sc, &search{q: q, prof: ix.rel, k: k, minScore: minScore,
-			accept: func(x int) bool { return x != d }}), q
+		return ix.related(sc, d, k, minScore, q)
 	})
 }
 

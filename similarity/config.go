@@ -138,13 +138,21 @@ type Config struct {
 	// 0.7431 → 0.7258), where the tags are broad forum categories.
 	RerankExpand bool
 
+	// RelateDate is DupeDate for relate, with its own time scale RelateDays:
+	// cases of the same weeks are more often related (records of one event,
+	// knock-on failures) than text alone says. It is mild, so that a
+	// similar case from years ago still makes the list.
+	RelateDate float64
+	// RelateDays is the time scale, in days, of the date prior of relate.
+	RelateDays float64
+
 	// DupeDate is the weight w, in [0, 1], of the date prior of dupes: two
 	// reports of one incident (or one bug) are written close together in
 	// time, so a pair's dupes score is its case-to-case similarity times
 	// 1 − w + w·exp(−Δ/DupeDays), Δ being the days between their dates.
 	// Same-day cases keep their similarity; cases years apart keep 1 − w of
 	// it. A pair with a case that has no date (YYYY-MM-DD) keeps it all.
-	// 0 turns the prior off. Relate and match ignore dates.
+	// 0 turns the prior off. Match ignores dates.
 	DupeDate float64
 	// DupeDays is the time scale, in days, of the date prior of dupes.
 	DupeDays float64
@@ -173,6 +181,8 @@ func DefaultConfig() Config {
 		Expand:         0.85,
 		ExpandHits:     2,
 		ExpandPool:     15,
+		RelateDate:     0.25,
+		RelateDays:     30,
 		DupeDate:       0.6,
 		DupeDays:       180,
 	}

@@ -57,6 +57,12 @@ type Index struct {
 
 	tagRules map[string][]tagRule // first word of a tag → tags that start with it
 
+	// day is each case's date as a day number (noDay when it has none), for
+	// the date priors of relate (relPrior) and dupes (dupePrior); a nil
+	// prior is off.
+	day                 []int32
+	relPrior, dupePrior *datePrior
+
 	scorers sync.Pool // *scorer, sized for this index
 }
 
@@ -139,6 +145,9 @@ func keyTerm(k uint32) uint32 { return k / uint32(NumViews) }
 // index is identical to one built from scratch.
 func (ix *Index) reweigh() {
 	n := len(ix.docs)
+	ix.day = ix.dayNumbers()
+	ix.relPrior = newDatePrior(ix.cfg.RelateDate, ix.cfg.RelateDays)
+	ix.dupePrior = newDatePrior(ix.cfg.DupeDate, ix.cfg.DupeDays)
 	nraw := len(ix.voc.terms)
 
 	// Document frequency per raw term: a case counts once per term, whatever

@@ -303,15 +303,18 @@ func (ix *Index) neighbourBar(res *Result, scored, first []Hit, k, pool int) flo
 }
 
 // Related returns the k cases most similar to the case at position doc
-// (itself excluded), best first, ties by case id.
+// (itself excluded), best first, ties by case id. The score is the
+// case-to-case similarity times the mild date prior of relate
+// (Config.RelateDate), which favours cases of the same weeks.
 func (ix *Index) Related(doc, k int, minScore float64) []Hit {
 	sc := ix.getScorer()
 	defer ix.putScorer(sc)
-	return ix.related(sc, doc, k, minScore, nil)
+	hits, _ := ix.related(sc, doc, k, minScore, nil)
+	return hits
 }
 
-func (ix *Index) related(sc *scorer, doc, k int, minScore float64, q []qterm) []Hit {
+func (ix *Index) related(sc *scorer, doc, k int, minScore float64, q []qterm) ([]Hit, []qterm) {
 	q = ix.caseQuery(doc, ix.rel, q[:0])
-	return ix.run(sc, &search{q: q, prof: ix.rel, k: k, minScore: minScore,
-		accept: func(d int) bool { return d != doc }})
+	return ix.run(sc, &search{q: q, prof: ix.rel, k: k, minScore: minScore, dated: ix.datedFrom(ix.relPrior, doc),
+		accept: func(d int) bool { return d != doc }}), q
 }

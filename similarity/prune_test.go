@@ -29,6 +29,9 @@ func synthLibrary(n int, seed uint64) []*caselib.Case {
 			return b.String()
 		}
 		c := &caselib.Case{ID: fmt.Sprintf("S-%04d", i)}
+		if r.IntN(8) > 0 { // most cases dated, over three years
+			c.Date = fmt.Sprintf("20%02d-%02d-%02d", 21+r.IntN(3), 1+r.IntN(12), 1+r.IntN(28))
+		}
 		c.Title.EN = text(3 + r.IntN(8))
 		if r.IntN(4) > 0 {
 			c.Summary.EN = text(10 + r.IntN(120))
@@ -45,20 +48,22 @@ func synthLibrary(n int, seed uint64) []*caselib.Case {
 	return cases
 }
 
-// bruteRelated scores case doc against every other case, exactly.
+// bruteRelated scores case doc against every other case, exactly, as relate
+// does (with its date prior).
 func bruteRelated(ix *Index, doc, k int, minScore float64) []Hit {
-	return bruteProfile(ix, ix.rel, doc, k, minScore)
+	return bruteProfile(ix, ix.rel, ix.relPrior, doc, k, minScore)
 }
 
-// bruteProfile scores case doc against every other case under profile p.
-func bruteProfile(ix *Index, p *profile, doc, k int, minScore float64) []Hit {
+// bruteProfile scores case doc against every other case under profile p and
+// the date prior dp (nil for none).
+func bruteProfile(ix *Index, p *profile, dp *datePrior, doc, k int, minScore float64) []Hit {
 	q := ix.caseQuery(doc, p, nil)
 	var hits []Hit
 	for d := range ix.Len() {
 		if d == doc {
 			continue
 		}
-		if s := ix.exact(q, d, p); s >= minScore && s > 0 {
+		if s := ix.exact(q, d, p) * ix.pairFactor(dp, doc, d); s >= minScore && s > 0 {
 			hits = append(hits, Hit{Doc: d, ID: ix.Case(d).ID, Score: s})
 		}
 	}
@@ -106,7 +111,7 @@ func TestPruningIsExact(t *testing.T) {
 	for d := 0; d < ix.Len(); d += 7 {
 		got := ix.search(&search{q: ix.caseQuery(d, ix.exp, nil), prof: ix.exp, k: 10,
 			accept: func(x int) bool { return x != d }})
-		if want := bruteProfile(ix, ix.exp, d, 10, 0); fmt.Sprint(ids(got)) != fmt.Sprint(ids(want)) {
+		if want := bruteProfile(ix, ix.exp, nil, d, 10, 0); fmt.Sprint(ids(got)) != fmt.Sprint(ids(want)) {
 			t.Fatalf("second stage of %s: pruned %v, brute force %v", ix.Case(d).ID, hitIDs(got), hitIDs(want))
 		}
 	}

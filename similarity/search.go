@@ -56,6 +56,9 @@ type search struct {
 	k        int
 	minScore float64
 	accept   func(doc int) bool // nil accepts every case
+	// dated, when not nil, multiplies each case's score by a date prior's
+	// factor (at most 1), in bounds and final scores alike.
+	dated *dated
 	// from, to restrict the search to the cases at positions [from, to);
 	// to == 0 means all cases. Searches of disjoint ranges run in parallel.
 	from, to int
@@ -166,6 +169,9 @@ func (ix *Index) run(sc *scorer, s *search) []Hit {
 		if s.prof != nil {
 			f = float64(s.prof.scale[doc])
 		}
+		if s.dated != nil {
+			f *= s.dated.factor(doc)
+		}
 		lb := float64(acc[d]) * f
 		if cut == len(order) {
 			if lb >= theta-slack {
@@ -244,6 +250,9 @@ func (ix *Index) run(sc *scorer, s *search) []Hit {
 	hits := top.h
 	for i := range hits {
 		hits[i].Score = ix.exact(s.q, hits[i].Doc, s.prof)
+		if s.dated != nil {
+			hits[i].Score *= s.dated.factor(hits[i].Doc)
+		}
 	}
 	hits = slices.DeleteFunc(hits, func(h Hit) bool { return h.Score < s.minScore || h.Score <= 0 })
 	sortHits(hits)
@@ -301,6 +310,9 @@ func (ix *Index) kthLowerBound(sc *scorer, touched []uint32, s *search) float64 
 		v := sc.acc[d]
 		if s.prof != nil {
 			v *= s.prof.scale[d]
+		}
+		if s.dated != nil {
+			v *= float32(s.dated.factor(int(d)))
 		}
 		if len(h) < s.k {
 			h = append(h, v)
