@@ -12,7 +12,8 @@
 //     (ReadQueries, ParseQueries) and related-case pairs as TSV (ReadPairs,
 //     ParsePairs).
 //   - Plain-text and JSON output of results (WriteTable, WriteJSON).
-//   - The runner that drives the engine over a judged set (Run, CheckSet)
+//   - The runner that drives the engine over a judged set for match, relate
+//     and dupes (Run, CheckSet)
 //     and the ablation grid the defaults were chosen with (Grid, RunGrid).
 //
 // What does not live here: command-line flags and terminal handling (the

@@ -111,8 +111,8 @@ func TestDupeScoreDatePrior(t *testing.T) {
 	}
 }
 
-// DupesOf must equal a brute-force ranking of every other case by DupeScore,
-// however deep it has to search to find it.
+// DupesOf must equal a brute-force ranking of every other case by DupeScore:
+// the date prior is applied inside the pruned search, bounds included.
 func TestDupesOfIsExact(t *testing.T) {
 	cases := synthLibrary(400, 11)
 	r := rand.New(rand.NewPCG(5, 5))
@@ -122,7 +122,7 @@ func TestDupesOfIsExact(t *testing.T) {
 		}
 	}
 	cfg := DefaultConfig()
-	cfg.DupeDays = 30 // a sharp prior, so that dupesOf must search deep
+	cfg.DupeDays = 30 // a sharp prior reorders the most
 	ix, err := Build(cases, cfg)
 	if err != nil {
 		t.Fatal(err)
