@@ -13,7 +13,6 @@ const noDay = math.MinInt32
 // It is a per-case factor in [1 − w, 1], so every bound of the pruned search
 // stays valid and its top k stays exact.
 type datePrior struct {
-	w   float64
 	tab []float64 // tab[d] = 1 − w + w·exp(−d/τ), d in days; the last entry serves all longer gaps
 }
 
@@ -26,7 +25,7 @@ func newDatePrior(w, tau float64) *datePrior {
 	w = min(w, 1)
 	// Past 30 time scales exp(−d/τ) < 1e-13: the factor is 1 − w.
 	n := int(math.Ceil(30*tau)) + 1
-	p := &datePrior{w: w, tab: make([]float64, n+1)}
+	p := &datePrior{tab: make([]float64, n+1)}
 	for d := range p.tab {
 		p.tab[d] = 1 - w + w*math.Exp(-float64(d)/tau)
 	}
