@@ -14,7 +14,7 @@ import (
 // of cases done so far (from several goroutines, never concurrently).
 func (ix *Index) AllRelated(k int, minScore float64, progress func(done int)) [][]Hit {
 	return ix.forEachCase(progress, func(sc *scorer, d int, q []qterm) ([]Hit, []qterm) {
-		return ix.related(sc, d, k, minScore, q)
+		return ix.nearest(sc, d, k, minScore, q, ix.relPrior)
 	})
 }
 

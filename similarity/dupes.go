@@ -20,7 +20,7 @@ func (ix *Index) Duplicates(threshold float64, k int, progress func(done int)) [
 		k = 10
 	}
 	all := ix.forEachCase(progress, func(sc *scorer, d int, q []qterm) ([]Hit, []qterm) {
-		return ix.dupesOf(sc, d, k, threshold, q)
+		return ix.nearest(sc, d, k, threshold, q, ix.dupePrior)
 	})
 	seen := make(map[[2]int]bool)
 	var pairs []Pair
@@ -60,14 +60,5 @@ func (ix *Index) DupeScore(a, b int) float64 {
 // position doc, by [Index.DupeScore], scoring at least minScore, best first,
 // ties by case id. It is what [Index.Duplicates] pairs each case with.
 func (ix *Index) DupesOf(doc, k int, minScore float64) []Hit {
-	sc := ix.getScorer()
-	defer ix.putScorer(sc)
-	hits, _ := ix.dupesOf(sc, doc, k, minScore, nil)
-	return hits
-}
-
-func (ix *Index) dupesOf(sc *scorer, doc, k int, minScore float64, q []qterm) ([]Hit, []qterm) {
-	q = ix.caseQuery(doc, ix.rel, q[:0])
-	return ix.run(sc, &search{q: q, prof: ix.rel, k: k, minScore: minScore, dated: ix.datedFrom(ix.dupePrior, doc),
-		accept: func(x int) bool { return x != doc }}), q
+	return ix.nearestOf(doc, k, minScore, ix.dupePrior)
 }

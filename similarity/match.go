@@ -307,14 +307,22 @@ func (ix *Index) neighbourBar(res *Result, scored, first []Hit, k, pool int) flo
 // case-to-case similarity times the mild date prior of relate
 // (Config.RelateDate), which favours cases of the same weeks.
 func (ix *Index) Related(doc, k int, minScore float64) []Hit {
+	return ix.nearestOf(doc, k, minScore, ix.relPrior)
+}
+
+// nearestOf runs nearest with a scorer of the pool.
+func (ix *Index) nearestOf(doc, k int, minScore float64, prior *datePrior) []Hit {
 	sc := ix.getScorer()
 	defer ix.putScorer(sc)
-	hits, _ := ix.related(sc, doc, k, minScore, nil)
+	hits, _ := ix.nearest(sc, doc, k, minScore, nil, prior)
 	return hits
 }
 
-func (ix *Index) related(sc *scorer, doc, k int, minScore float64, q []qterm) ([]Hit, []qterm) {
+// nearest returns the k cases nearest the case at position doc by
+// case-to-case score times the date prior (nil for none), reusing q's
+// storage for the case's query, which it returns for the next call.
+func (ix *Index) nearest(sc *scorer, doc, k int, minScore float64, q []qterm, prior *datePrior) ([]Hit, []qterm) {
 	q = ix.caseQuery(doc, ix.rel, q[:0])
-	return ix.run(sc, &search{q: q, prof: ix.rel, k: k, minScore: minScore, dated: ix.datedFrom(ix.relPrior, doc),
+	return ix.run(sc, &search{q: q, prof: ix.rel, k: k, minScore: minScore, dated: ix.datedFrom(prior, doc),
 		accept: func(d int) bool { return d != doc }}), q
 }
