@@ -4,7 +4,6 @@ import (
 	"cmp"
 	"fmt"
 	"os"
-	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
@@ -176,7 +175,6 @@ func TestGridAllSets(t *testing.T) {
 		fmt.Fprintf(&b, "%-28s %.4f  %s\n", l.name, l.mean/float64(max(nsets, 1)), strings.Join(l.cells, " | "))
 	}
 	t.Log("\n" + b.String())
-	_ = filepath.Join
 }
 
 // TestSynonymGroups measures every group of the synonym table on its own:

@@ -28,7 +28,14 @@
 // against each text view of the cases with the weights of [Config.Query], and
 // tags may be inferred from its words ([Config.InferTags]). An optional second
 // stage re-ranks the first hits by their similarity to the best hits' full
-// case vectors ([Config.Expand]).
+// case vectors ([Config.Expand]). A paste that comes with candidates
+// (re-rank mode) gets all of them back, scored by the first pass alone unless
+// [Config.RerankExpand].
+//
+// Relate and dupes multiply a pair's score by a date prior, a factor in
+// [1 − w, 1] that shrinks as the two cases' dates grow apart: mild for relate
+// ([Config.RelateDate]), strong for dupes ([Config.DupeDate]), since two
+// reports of one incident are written close together.
 //
 // Pastes, case-to-case scores and the second stage may each weigh the same
 // terms differently (length normalization [Config.Pivot] and

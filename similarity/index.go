@@ -140,8 +140,8 @@ func keyView(k uint32) View   { return View(k % uint32(NumViews)) }
 func keyTerm(k uint32) uint32 { return k / uint32(NumViews) }
 
 // reweigh computes everything that depends on the whole library — the
-// canonical vocabulary, idf, the weighted case vectors and the postings —
-// from the analyzed cases. Build and Update both end here, so an updated
+// canonical vocabulary, idf, the weighted case vectors, the postings and the
+// cases' day numbers for the date priors — from the analyzed cases. Build and Update both end here, so an updated
 // index is identical to one built from scratch.
 func (ix *Index) reweigh() {
 	n := len(ix.docs)
