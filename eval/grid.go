@@ -42,12 +42,15 @@ func Grid() []Variant {
 		add(fmt.Sprintf("tag view %.2f", w), func(c *similarity.Config) { setTagWeight(&c.Views, w) })
 	}
 	add("no tag inference", func(c *similarity.Config) { c.InferTags = false })
+	add("pastes by TF-IDF cosine", func(c *similarity.Config) { c.MatchWeighting = similarity.TFIDF })
+	for _, w := range []float64{0.2, 0.8} {
+		add(fmt.Sprintf("paste tag weight %.1f", w), func(c *similarity.Config) { c.Query[similarity.Tags] = w })
+	}
 	add("no second stage", func(c *similarity.Config) { c.Expand = 0 })
 	for _, e := range []float64{0.15, 0.45} {
 		add(fmt.Sprintf("second stage %.2f", e), func(c *similarity.Config) { c.Expand = e })
 	}
 	add("second stage in re-rank mode", func(c *similarity.Config) { c.RerankExpand = true })
-	add("second stage from the best hit only", func(c *similarity.Config) { c.ExpandHits = 1 })
 	for _, p := range []float64{0, 0.5, 0.8} {
 		add(fmt.Sprintf("pivot %.1f", p), func(c *similarity.Config) { c.Pivot = p })
 	}

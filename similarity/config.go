@@ -63,6 +63,14 @@ type Config struct {
 	// K1 and B are the BM25 parameters, used when Weighting is BM25.
 	K1, B float64
 
+	// MatchWeighting is how a paste is scored against a case's text views.
+	// TFIDF: the cosine of the paste's TF-IDF vector with each view's
+	// (length-normalized with Pivot). BM25: the paste is a share of
+	// idf-weighted terms and each case term weighs its saturated frequency
+	// tf/(tf + K1·(1 − B + B·len/avglen)), so the score is BM25 divided by
+	// the paste's best possible BM25 score.
+	MatchWeighting Weighting
+
 	// Pivot is the strength of pivoted length normalization, in [0, 1]. A view
 	// vector is divided by max(‖x‖, Pivot·p + (1−Pivot)·‖x‖), where p is the
 	// mean norm of that view over the library: with Pivot 0 it is plain L2
@@ -115,7 +123,8 @@ type Config struct {
 
 	// InferTags turns on tag inference for pasted text: a library tag whose
 	// words all occur in the paste (symptom:oom-killed for "pods OOMKilled")
-	// joins the paste's tag vector.
+	// joins the paste's tag vector, weighted by the share of the paste its
+	// words carry: one common word of a long paste infers little.
 	InferTags bool
 
 	// Expand is the weight e, in [0, 1], of the second stage of match: hits
@@ -124,10 +133,6 @@ type Config struct {
 	// full case vector, tags included. The best hit keeps its score; a weak
 	// best hit lends little. 0 turns the second stage off.
 	Expand float64
-	// ExpandHits is how many of the best first-pass hits may feed the second
-	// stage: the next ones join only when they tie closely with the best
-	// (within 10%), and their terms are averaged, weighted by score.
-	ExpandHits int
 	// ExpandPool is how many first-pass hits, and how many neighbours of
 	// the best hit, are re-ranked by the second stage.
 	ExpandPool int
@@ -166,6 +171,7 @@ func DefaultConfig() Config {
 	return Config{
 		Analyzer:       tokenize.DefaultOptions(),
 		Weighting:      TFIDF,
+		MatchWeighting: BM25,
 		K1:             1.2,
 		B:              0.75,
 		Pivot:          0.3,
@@ -173,13 +179,12 @@ func DefaultConfig() Config {
 		TextPrior:      50,
 		Views:          [NumViews]float64{0.175, 0.41, 0.115, 0.3},
 		ExpandViews:    [NumViews]float64{0.05, 0.05, 0, 0.9},
-		Query:          [NumViews]float64{0.3, 0.3, 0.3, 0.2},
+		Query:          [NumViews]float64{0.3, 0.3, 0.3, 0.5},
 		TagKinds:       [NumTagKinds]float64{0.3, 1, 1, 1, 0.5},
 		ExpandTagKinds: [NumTagKinds]float64{1, 1, 1, 1, 1},
 		MatchTagKinds:  [NumTagKinds]float64{1, 1, 1, 1, 1},
 		InferTags:      true,
 		Expand:         0.85,
-		ExpandHits:     2,
 		ExpandPool:     15,
 		RelateDate:     0.25,
 		RelateDays:     30,

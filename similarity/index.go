@@ -81,7 +81,6 @@ func BuildProgress(cases []*caselib.Case, cfg Config, progress func(done int)) (
 		voc:  newVocabulary(),
 		byID: make(map[string]int, len(cases)),
 	}
-	ix.query = normalized(cfg.Query)
 	ix.cases = slices.Clone(cases)
 	for i, c := range ix.cases {
 		if j, dup := ix.byID[c.ID]; dup {
@@ -250,6 +249,13 @@ func (ix *Index) reweigh() {
 	} else if ix.cfg.Pivot != ix.cfg.RelatePivot {
 		ix.mw = ix.normalize(ix.cfg.Pivot, &pivot, norms)
 	}
+	if ix.cfg.MatchWeighting == BM25 {
+		if ix.mw == ix.rw {
+			ix.mw = ix.normalize(ix.cfg.Pivot, &pivot, norms)
+		}
+		ix.saturate(ix.mw, &avgLen)
+	}
+	ix.query = ix.shrinkText(ix.cfg.Query)
 	ix.rel = newProfile(ix.shrinkText(ix.cfg.Views), norms, ix.rw)
 	ew := ix.rw
 	if ix.cfg.ExpandTagKinds != ix.cfg.TagKinds {
@@ -383,6 +389,50 @@ func (ix *Index) weighDoc(i int, avgLen *[textViews]float64, norms *[NumViews]fl
 		ix.vval[base+j] = math.Float32frombits(uint32(p))
 	}
 	return pack
+}
+
+// saturate replaces the text weights of w by BM25's saturated term
+// frequency, scaled into [0, 1):
+//
+//	sat = tf / (tf + K1·(1 − B + B·len/avglen))
+//
+// where len is the length of the case's view and avglen the mean over the
+// library. A paste is then an idf-weighted share of terms (see
+// analyzePaste), and its score against a view is BM25 divided by the
+// paste's largest possible BM25 score. Tags keep their normalized weights.
+func (ix *Index) saturate(w *weights, avgLen *[textViews]float64) {
+	k1, b := ix.cfg.K1, ix.cfg.B
+	n := len(ix.docs)
+	parallel(n, func(lo, hi int) {
+		for i := lo; i < hi; i++ {
+			d := &ix.docs[i]
+			var lnorm [textViews]float64
+			for v := range textViews {
+				lnorm[v] = 1 - b
+				if avgLen[v] > 0 {
+					lnorm[v] += b * float64(d.length[v]) / avgLen[v]
+				}
+			}
+			// Entries and the analyzed terms are both in key order once
+			// weighed; look each entry's tf up by its key.
+			tf := make(map[uint32]int, len(d.ents))
+			for _, e := range d.ents {
+				if e.view() != Tags {
+					tf[ix.key(ix.canon[e.raw()]-1, e.view())] = e.tf()
+				}
+			}
+			var n2 float64
+			for j := ix.vstart[i]; j < ix.vstart[i+1]; j++ {
+				k := ix.vkey[j]
+				if v := keyView(k); v != Tags {
+					t := float64(tf[k])
+					w.vval[j] = float32(t / (t + k1*lnorm[v]))
+				}
+				n2 += float64(w.vval[j]) * float64(w.vval[j])
+			}
+			w.vnorm[i] = float32(math.Sqrt(n2) * (1 + 1e-6))
+		}
+	})
 }
 
 // compactVectors closes the gaps left where a case kept fewer entries than
