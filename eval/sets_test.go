@@ -37,6 +37,10 @@ func judgedSets() []judgedSet {
 			related: d + "bench/gitbugs-hadoop/dupes-train.tsv", k: 20},
 		{name: "incidents-noisy", cases: []string{d + "incidents-judged/cases", "../seeds", d + "incidents/cases.jsonl"},
 			queries: d + "incidents-judged/noisy-queries.jsonl", related: d + "incidents-judged/noisy-related.tsv", k: 10},
+		// The check set: 48 more judged incidents and their pastes in the same
+		// noisy library. Never used for choosing a default, only to check one.
+		{name: "incidents2-noisy", cases: []string{d + "incidents-judged-2/cases", "../seeds", d + "incidents/cases.jsonl"},
+			queries: d + "incidents-judged-2/noisy-queries.jsonl", related: d + "incidents-judged-2/noisy-related.tsv", k: 10},
 	}
 }
 
