@@ -192,10 +192,10 @@ func f4(x float64, signed bool) string {
 // WriteComparison writes comparisons as an aligned table: measure, number
 // of shared lists, mean of A, mean of B, B − A and its interval.
 func WriteComparison(w io.Writer, nameA, nameB string, cs []Comparison, b Bootstrap) error {
-	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
-	fmt.Fprintf(tw, "measure\tn\t%s\t%s\tdelta\t%.0f%% interval\t\n", nameA, nameB, b.Level*100)
+	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
+	fmt.Fprintf(tw, "measure\tn\t%s\t%s\tdelta\t%.0f%% interval\n", nameA, nameB, b.Level*100)
 	for _, c := range cs {
-		fmt.Fprintf(tw, "%s\t%d\t%s\t%s\t%s\t[%s, %s]\t\n", c.Measure, c.Delta.N, f4(c.A, false), f4(c.B, false),
+		fmt.Fprintf(tw, "%s\t%d\t%s\t%s\t%s\t[%s, %s]\n", c.Measure, c.Delta.N, f4(c.A, false), f4(c.B, false),
 			f4(c.Delta.Mean, true), f4(c.Delta.Lo, true), f4(c.Delta.Hi, true))
 	}
 	return tw.Flush()
@@ -204,10 +204,10 @@ func WriteComparison(w io.Writer, nameA, nameB string, cs []Comparison, b Bootst
 // WriteIntervals writes estimates as an aligned table: measure, number of
 // lists, mean and interval.
 func WriteIntervals(w io.Writer, es []Estimate, b Bootstrap) error {
-	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
-	fmt.Fprintf(tw, "measure\tn\tmean\t%.0f%% interval\t\n", b.Level*100)
+	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
+	fmt.Fprintf(tw, "measure\tn\tmean\t%.0f%% interval\n", b.Level*100)
 	for _, e := range es {
-		fmt.Fprintf(tw, "%s\t%d\t%s\t[%s, %s]\t\n", e.Measure, e.N, f4(e.Mean, false), f4(e.Lo, false), f4(e.Hi, false))
+		fmt.Fprintf(tw, "%s\t%d\t%s\t[%s, %s]\n", e.Measure, e.N, f4(e.Mean, false), f4(e.Lo, false), f4(e.Hi, false))
 	}
 	return tw.Flush()
 }

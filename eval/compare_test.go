@@ -86,8 +86,9 @@ func TestCompare(t *testing.T) {
 		t.Fatal(err)
 	}
 	lines := strings.Split(buf.String(), "\n")
-	if !strings.Contains(lines[0], "A.json") || !strings.Contains(lines[0], "95% interval") ||
-		!strings.HasSuffix(strings.TrimRight(lines[1], " "), "match ndcg  3  0.5833  0.8333  +0.2500  [+0.2500, +0.2500]") {
+	if strings.Join(strings.Fields(lines[0]), " ") != "measure n A.json B.json delta 95% interval" ||
+		strings.Join(strings.Fields(lines[1]), " ") != "match ndcg 3 0.5833 0.8333 +0.2500 [+0.2500, +0.2500]" ||
+		strings.Contains(buf.String(), " \n") {
 		t.Errorf("WriteComparison:\n%s", buf.String())
 	}
 }

@@ -5,11 +5,11 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"maps"
 	"os"
 	"slices"
-
-	"io"
+	"strings"
 	"text/tabwriter"
 
 	"gonum.org/v1/gonum/stat"
@@ -313,8 +313,19 @@ type CV struct {
 	Default Interval `json:"default"`
 	// Delta is the paired difference held-out − default, with interval.
 	Delta Interval `json:"delta"`
+	// Tasks splits the same figures by task (match, relate, dupes), each
+	// task's lists weighing the same.
+	Tasks []TaskCV `json:"tasks"`
 	// ItemScores[i] is item i's held-out score.
 	ItemScores []float64 `json:"-"`
+}
+
+// TaskCV is the held-out score of one task's lists beside the default's.
+type TaskCV struct {
+	Task    string   `json:"task"`
+	HeldOut Interval `json:"held_out"`
+	Default Interval `json:"default"`
+	Delta   Interval `json:"delta"`
 }
 
 // AssignFolds puts groups into n folds: largest group first (ties by name),
@@ -393,6 +404,24 @@ func CrossValidate(m Matrix, n int, b Bootstrap) (CV, error) {
 	cv.HeldOut = b.Mean(cv.ItemScores, m.Weights)
 	cv.Default = b.Mean(m.Scores[0], m.Weights)
 	cv.Delta = b.Paired(m.Scores[0], cv.ItemScores, m.Weights)
+	var tasks []string
+	byTask := map[string][]int{}
+	for i, item := range m.Items {
+		task, _, _ := strings.Cut(item, ":")
+		if byTask[task] == nil {
+			tasks = append(tasks, task)
+		}
+		byTask[task] = append(byTask[task], i)
+	}
+	for _, task := range tasks {
+		idx := byTask[task]
+		held, def := make([]float64, len(idx)), make([]float64, len(idx))
+		for j, i := range idx {
+			held[j], def[j] = cv.ItemScores[i], m.Scores[0][i]
+		}
+		cv.Tasks = append(cv.Tasks, TaskCV{Task: task, HeldOut: b.Mean(held, nil), Default: b.Mean(def, nil),
+			Delta: b.Paired(def, held, nil)})
+	}
 	return cv, nil
 }
 
@@ -437,9 +466,17 @@ func WriteCV(w io.Writer, cv CV, b Bootstrap) error {
 	if err := tw.Flush(); err != nil {
 		return err
 	}
-	_, err := fmt.Fprintf(w, "held-out objective %s [%s, %s], default %s [%s, %s], difference %s [%s, %s] (%.0f%% intervals, %d lists)\n",
-		f4(cv.HeldOut.Mean, false), f4(cv.HeldOut.Lo, false), f4(cv.HeldOut.Hi, false),
-		f4(cv.Default.Mean, false), f4(cv.Default.Lo, false), f4(cv.Default.Hi, false),
-		f4(cv.Delta.Mean, true), f4(cv.Delta.Lo, true), f4(cv.Delta.Hi, true), b.Level*100, cv.HeldOut.N)
-	return err
+	tw = tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
+	pct := b.Level * 100
+	fmt.Fprintf(tw, "\ntask\tlists\theld out\t%.0f%% interval\tdefault\t%.0f%% interval\tdifference\t%.0f%% interval\n", pct, pct, pct)
+	row := func(name string, h, d, x Interval) {
+		fmt.Fprintf(tw, "%s\t%d\t%s\t[%s, %s]\t%s\t[%s, %s]\t%s\t[%s, %s]\n", name, h.N,
+			f4(h.Mean, false), f4(h.Lo, false), f4(h.Hi, false), f4(d.Mean, false), f4(d.Lo, false), f4(d.Hi, false),
+			f4(x.Mean, true), f4(x.Lo, true), f4(x.Hi, true))
+	}
+	for _, t := range cv.Tasks {
+		row(t.Task+" ndcg", t.HeldOut, t.Default, t.Delta)
+	}
+	row("objective", cv.HeldOut, cv.Default, cv.Delta)
+	return tw.Flush()
 }

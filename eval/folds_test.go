@@ -66,6 +66,11 @@ func TestCrossValidateBetterEverywhere(t *testing.T) {
 	if cv.Delta.Lo <= 0 {
 		t.Errorf("held-out gain %+v, want an interval above 0", cv.Delta)
 	}
+	// One task (match): its figures are the overall ones.
+	if len(cv.Tasks) != 1 || cv.Tasks[0].Task != "match" || cv.Tasks[0].HeldOut.Mean != cv.HeldOut.Mean ||
+		cv.Tasks[0].Default.N != 50 {
+		t.Errorf("tasks %+v", cv.Tasks)
+	}
 }
 
 // A variant that is much better on one group and a little worse on all
