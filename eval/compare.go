@@ -64,6 +64,7 @@ var (
 	ndcg   = measure{"ndcg", func(m Metrics) float64 { return m.NDCG }}
 	mrr    = measure{"mrr", func(m Metrics) float64 { return m.MRR }}
 	p1best = measure{"p1best", func(m Metrics) float64 { return m.P1Best }}
+	mapm   = measure{"map", func(m Metrics) float64 { return m.MAP }}
 )
 
 // lists is one group of per-list scores of a row: match (or one kind of
@@ -75,11 +76,13 @@ type lists struct {
 }
 
 // perLists returns the per-list scores of r by task: match, then match per
-// query kind (kinds sorted), relate, dupes; groups r lacks are left out.
+// query kind (kinds sorted; left out when one kind covers every query),
+// relate, dupes; groups r lacks are left out.
 func perLists(r Row) []lists {
 	var out []lists
 	if len(r.PerQuery) > 0 {
-		out = append(out, lists{"match", r.PerQuery, []measure{ndcg, p1best, mrr}})
+		matchMeasures := []measure{ndcg, p1best, mrr, mapm}
+		out = append(out, lists{"match", r.PerQuery, matchMeasures})
 		byKind := map[string]map[string]Metrics{}
 		for id, kind := range r.QueryKind {
 			if m, ok := r.PerQuery[id]; ok {
@@ -90,7 +93,9 @@ func perLists(r Row) []lists {
 			}
 		}
 		for _, kind := range slices.Sorted(maps.Keys(byKind)) {
-			out = append(out, lists{"match " + kind, byKind[kind], []measure{ndcg, p1best, mrr}})
+			if len(byKind[kind]) < len(r.PerQuery) {
+				out = append(out, lists{"match " + kind, byKind[kind], matchMeasures})
+			}
 		}
 	}
 	if len(r.PerSubject) > 0 {
@@ -114,8 +119,8 @@ type Estimate struct {
 }
 
 // Intervals returns, for each task of r that has per-list scores, the mean
-// of its measures (match: nDCG, P@1 of the best case, MRR, also per query
-// kind; relate and dupes: nDCG, MRR) with a bootstrap interval.
+// of its measures (match: nDCG, P@1 of the best case, MRR, MAP, also per
+// query kind; relate and dupes: nDCG, MRR) with a bootstrap interval.
 func Intervals(r Row, b Bootstrap) []Estimate {
 	var out []Estimate
 	for _, l := range perLists(r) {

@@ -65,8 +65,8 @@ func TestCompare(t *testing.T) {
 		got[c.Measure] = c
 		order = append(order, c.Measure)
 	}
-	wantOrder := "match ndcg,match p1best,match mrr,match long ndcg,match long p1best,match long mrr," +
-		"match short ndcg,match short p1best,match short mrr,relate ndcg,relate mrr"
+	wantOrder := "match ndcg,match p1best,match mrr,match map,match long ndcg,match long p1best,match long mrr,match long map," +
+		"match short ndcg,match short p1best,match short mrr,match short map,relate ndcg,relate mrr"
 	if strings.Join(order, ",") != wantOrder {
 		t.Errorf("measures %v, want %s", order, wantOrder)
 	}
@@ -96,11 +96,16 @@ func TestCompare(t *testing.T) {
 func TestIntervals(t *testing.T) {
 	r := perRow("A", map[string]float64{"q1": 0.5, "q2": 0.5, "q3": 0.5}, map[string]string{"q1": "short"}, nil)
 	es := Intervals(r, DefaultBootstrap())
-	if len(es) != 6 || es[0].Measure != "match ndcg" || es[3].Measure != "match short ndcg" {
+	if len(es) != 8 || es[0].Measure != "match ndcg" || es[4].Measure != "match short ndcg" {
 		t.Fatalf("Intervals: %+v", es)
 	}
-	if es[0].Interval != (Interval{Mean: 0.5, Lo: 0.5, Hi: 0.5, N: 3}) || es[3].N != 1 {
+	if es[0].Interval != (Interval{Mean: 0.5, Lo: 0.5, Hi: 0.5, N: 3}) || es[4].N != 1 {
 		t.Errorf("Intervals: %+v", es)
+	}
+	// A kind that every query has adds nothing and is left out.
+	r.QueryKind = map[string]string{"q1": "rerank", "q2": "rerank", "q3": "rerank"}
+	if es := Intervals(r, DefaultBootstrap()); len(es) != 4 {
+		t.Errorf("one kind for all: %d estimates, want 4", len(es))
 	}
 }
 
