@@ -193,6 +193,38 @@ func NewMatrix(rows []Row, qs []Query, themes Themes) (Matrix, error) {
 	return m, m.check()
 }
 
+// Only returns the matrix of the lists of the given tasks ("match",
+// "relate", "dupes"), re-weighted so that each of them weighs the same. An
+// unknown task or one the matrix has no lists of is an error.
+func (m Matrix) Only(tasks ...string) (Matrix, error) {
+	count := map[string]int{}
+	for _, item := range m.Items {
+		task, _, _ := strings.Cut(item, ":")
+		count[task]++
+	}
+	keep := map[string]bool{}
+	for _, t := range tasks {
+		if count[t] == 0 {
+			return Matrix{}, fmt.Errorf("no %q lists to score (the run has %s)", t, strings.Join(slices.Sorted(maps.Keys(count)), ", "))
+		}
+		keep[t] = true
+	}
+	out := Matrix{Variants: m.Variants, Scores: make([][]float64, len(m.Scores))}
+	for i, item := range m.Items {
+		task, _, _ := strings.Cut(item, ":")
+		if !keep[task] {
+			continue
+		}
+		out.Items = append(out.Items, item)
+		out.Groups = append(out.Groups, m.Groups[i])
+		out.Weights = append(out.Weights, 1/float64(count[task]*len(keep)))
+		for v := range m.Scores {
+			out.Scores[v] = append(out.Scores[v], m.Scores[v][i])
+		}
+	}
+	return out, out.check()
+}
+
 // check reports a matrix whose slices do not fit together.
 func (m Matrix) check() error {
 	switch {

@@ -254,6 +254,17 @@ func TestNewMatrix(t *testing.T) {
 			t.Errorf("%s: weighted mean %.6f, Objective %.6f", r.Name, got, want)
 		}
 	}
+	// Match and relate only: each weighs half.
+	mr, err := m.Only("match", "relate")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(mr.Items) != 5 || mr.Weights[0] != 1.0/6 || mr.Weights[4] != 1.0/4 || mr.Scores[1][3] != 1 {
+		t.Errorf("Only(match, relate): %+v", mr)
+	}
+	if _, err := m.Only("match", "bogus"); err == nil || !strings.Contains(err.Error(), `"bogus"`) {
+		t.Errorf("unknown task: err = %v", err)
+	}
 	rows[1].PerQuery["q9"] = Metrics{}
 	if _, err := NewMatrix(rows, qs, nil); err == nil || !strings.Contains(err.Error(), `"q9"`) {
 		t.Errorf("unknown query: err = %v", err)

@@ -3,6 +3,7 @@ package main
 import (
 	"encoding/json"
 	"fmt"
+	"strings"
 
 	"github.com/urfave/cli/v2"
 
@@ -27,7 +28,7 @@ between a saved run and this one.
 
 --grid runs the same with each engine option changed in turn and ranks the variants by the
 lower bound of the interval of their gain over the default (the objective: match, relate and
-dupes nDCG weighing the same). --grid --folds N cross-validates the grid: the judged lists are
+dupes nDCG weighing the same; --objective match,relate picks the tasks). --grid --folds N cross-validates the grid: the judged lists are
 put in N folds (by theme with --themes FILE, else each query on its own), the variant that
 ranks first on N−1 folds is scored on the fold left out, and the held-out score is shown beside
 the default's, so you can tune caselink on your own judgments and see what holds.
@@ -49,6 +50,7 @@ Examples:
 			&cli.BoolFlag{Name: "grid", Usage: "run the ablation grid and rank its variants"},
 			&cli.IntFlag{Name: "folds", Usage: "with --grid: cross-validate over `N` folds"},
 			&cli.StringFlag{Name: "themes", Usage: "with --folds: themes.json `FILE` that groups the cases into folds"},
+			&cli.StringFlag{Name: "objective", Usage: "with --grid: the `TASKS` whose nDCG the grid is ranked by, comma-separated (match,relate,dupes); default every task the run has"},
 		},
 		Action: func(c *cli.Context) error { return env.eval(c) },
 	}
@@ -72,6 +74,8 @@ func (env *env) eval(c *cli.Context) error {
 		return usagef("--folds must be at least 2")
 	case c.String("themes") != "" && !c.IsSet("folds"):
 		return usagef("--themes groups the folds of --folds N: add --grid --folds N")
+	case c.String("objective") != "" && !c.Bool("grid"):
+		return usagef("--objective chooses what --grid ranks by: add --grid")
 	case c.String("baseline") != "" && c.Bool("grid"):
 		return usagef("--baseline compares one run: drop --grid")
 	}
@@ -140,6 +144,11 @@ func (env *env) evalGrid(c *cli.Context, b eval.Bootstrap, cases []*caselib.Case
 	m, err := eval.NewMatrix(rows, qs, themes)
 	if err != nil {
 		return err
+	}
+	if o := c.String("objective"); o != "" {
+		if m, err = m.Only(strings.Split(o, ",")...); err != nil {
+			return usagef("--objective %s: %v", o, err)
+		}
 	}
 	ranked, err := m.Rank(b)
 	if err != nil {
