@@ -157,33 +157,29 @@ func NewMatrix(rows []Row, qs []Query, themes Themes) (Matrix, error) {
 		{"relate:", func(r Row) map[string]Metrics { return r.PerSubject }, func(id string) string { return subjectGroup(theme, id) }},
 		{"dupes:", func(r Row) map[string]Metrics { return r.DupesPerSubject }, func(id string) string { return subjectGroup(theme, id) }},
 	}
+	ids := make([][]string, len(tasks)) // each task's list ids, sorted
 	ntasks := 0
-	for _, t := range tasks {
-		ids := map[string]bool{}
+	for ti, t := range tasks {
+		seen := map[string]bool{}
 		for _, r := range rows {
 			for id := range t.per(r) {
-				ids[id] = true
+				seen[id] = true
 			}
 		}
-		if len(ids) > 0 {
+		ids[ti] = slices.Sorted(maps.Keys(seen))
+		if len(seen) > 0 {
 			ntasks++
 		}
 	}
-	for _, t := range tasks {
-		ids := map[string]bool{}
-		for _, r := range rows {
-			for id := range t.per(r) {
-				ids[id] = true
-			}
-		}
-		for _, id := range slices.Sorted(maps.Keys(ids)) {
+	for ti, t := range tasks {
+		for _, id := range ids[ti] {
 			if t.prefix == "match:" {
 				if _, ok := byID[id]; !ok {
 					return Matrix{}, fmt.Errorf("run scores query %q, which is not among the judged queries", id)
 				}
 			}
 			m.Items = append(m.Items, t.prefix+id)
-			m.Weights = append(m.Weights, 1/float64(len(ids)*ntasks))
+			m.Weights = append(m.Weights, 1/float64(len(ids[ti])*ntasks))
 			m.Groups = append(m.Groups, t.group(id))
 			for v, r := range rows {
 				m.Scores[v] = append(m.Scores[v], t.per(r)[id].NDCG)
