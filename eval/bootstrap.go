@@ -50,28 +50,69 @@ func DefaultBootstrap() Bootstrap {
 // quantile), clamped to the range of xs so that rounding in a sum never puts
 // a bound outside the values it averages: a constant sample c gives [c, c].
 func (b Bootstrap) Mean(xs, weights []float64) Interval {
+	return b.interval(xs, weights, nil)
+}
+
+// maxDraws bounds the memory of the resample indices that draws keeps
+// (4 bytes each).
+const maxDraws = 1 << 24
+
+// draws returns the indices of every resample of a sample of n items, one
+// resample after the other, or nil when they would take more than maxDraws
+// entries. They are the indices Mean draws, so interval with them gives
+// Mean's result; several samples of the same items (one per variant) share
+// them instead of drawing again.
+func (b Bootstrap) draws(n int) []int32 {
+	reps := max(b.Resamples, 1)
+	if n == 0 || n*reps > maxDraws {
+		return nil
+	}
+	rng := b.source()
+	idx := make([]int32, n*reps)
+	for i := range idx {
+		idx[i] = int32(rng.IntN(n))
+	}
+	return idx
+}
+
+func (b Bootstrap) source() *rand.Rand {
+	return rand.New(rand.NewPCG(b.Seed, b.Seed^0x9e3779b97f4a7c15))
+}
+
+// interval is Mean with the resample indices given (from draws for len(xs)
+// items), or drawn as it goes when idx is nil.
+func (b Bootstrap) interval(xs, weights []float64, idx []int32) Interval {
 	n := len(xs)
 	if n == 0 {
 		return Interval{}
 	}
 	iv := Interval{Mean: stat.Mean(xs, weights), N: n}
 	reps := max(b.Resamples, 1)
-	rng := rand.New(rand.NewPCG(b.Seed, b.Seed^0x9e3779b97f4a7c15))
-	means := make([]float64, reps)
-	x := make([]float64, n)
-	var w []float64
-	if weights != nil {
-		w = make([]float64, n)
+	var rng *rand.Rand
+	if idx == nil {
+		rng = b.source()
 	}
+	means := make([]float64, reps)
 	for r := range means {
-		for j := range x {
-			i := rng.IntN(n)
-			x[j] = xs[i]
-			if w != nil {
-				w[j] = weights[i]
+		var sum, wsum float64
+		for j := range n {
+			var i int
+			if idx != nil {
+				i = int(idx[r*n+j])
+			} else {
+				i = rng.IntN(n)
+			}
+			if weights != nil {
+				sum += weights[i] * xs[i]
+				wsum += weights[i]
+			} else {
+				sum += xs[i]
 			}
 		}
-		means[r] = stat.Mean(x, w)
+		if weights == nil {
+			wsum = float64(n)
+		}
+		means[r] = sum / wsum
 	}
 	slices.Sort(means)
 	alpha := (1 - b.Level) / 2
@@ -85,11 +126,16 @@ func (b Bootstrap) Mean(xs, weights []float64) Interval {
 // paired items (the same query scored by two configurations), weighted as
 // in Mean. The two slices must have the same length.
 func (b Bootstrap) Paired(before, after, weights []float64) Interval {
+	return b.paired(before, after, weights, nil)
+}
+
+// paired is Paired with the resample indices given, as in interval.
+func (b Bootstrap) paired(before, after, weights []float64, idx []int32) Interval {
 	d := make([]float64, len(before))
 	for i := range d {
 		d[i] = after[i] - before[i]
 	}
-	return b.Mean(d, weights)
+	return b.interval(d, weights, idx)
 }
 
 func clamp(x, lo, hi float64) float64 { return math.Max(lo, math.Min(hi, x)) }

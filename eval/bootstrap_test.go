@@ -56,6 +56,11 @@ func TestBootstrapKnownData(t *testing.T) {
 	if math.Abs(iv.Lo-(mean-half)) > 0.02 || math.Abs(iv.Hi-(mean+half)) > 0.02 {
 		t.Errorf("interval [%.4f, %.4f], want about [%.4f, %.4f]", iv.Lo, iv.Hi, mean-half, mean+half)
 	}
+	// Drawing the resamples once and reusing them (as a grid does for all
+	// its variants) gives the same interval.
+	if shared := DefaultBootstrap().interval(xs, nil, DefaultBootstrap().draws(len(xs))); shared != iv {
+		t.Errorf("with shared draws %+v, drawn as it goes %+v", shared, iv)
+	}
 	// A different seed moves the bounds a little, not the mean.
 	other := Bootstrap{Resamples: 10000, Level: 0.95, Seed: 7}.Mean(xs, nil)
 	if other.Mean != iv.Mean || other == iv {

@@ -270,15 +270,24 @@ type Ranked struct {
 // rankOn measures every variant against the default on the items idx and
 // returns them best first: by the lower bound of the paired interval, then
 // the mean difference, then the name. The default wins every tie of lower
-// bounds, so a variant ranks above it only when its whole interval is.
-func (m Matrix) rankOn(idx []int, b Bootstrap) []Ranked {
+// bounds, so a variant ranks above it only when its whole interval does.
+// With withScore, each variant's own score gets its interval too (for
+// display; choosing needs only the differences). All variants are
+// resampled with the same draws.
+func (m Matrix) rankOn(idx []int, b Bootstrap, withScore bool) []Ranked {
 	base, ws := m.subset(0, idx)
+	draws := b.draws(len(idx))
 	out := make([]Ranked, len(m.Variants))
 	for v := range m.Variants {
 		xs, _ := m.subset(v, idx)
-		out[v] = Ranked{Variant: v, Name: m.Variants[v], Score: b.Mean(xs, ws), Delta: b.Paired(base, xs, ws)}
+		out[v] = Ranked{Variant: v, Name: m.Variants[v], Score: Interval{Mean: stat.Mean(xs, ws), N: len(idx)}}
+		if withScore {
+			out[v].Score = b.interval(xs, ws, draws)
+		}
 		if v == 0 {
 			out[v].Delta = Interval{N: len(idx)}
+		} else {
+			out[v].Delta = b.paired(base, xs, ws, draws)
 		}
 	}
 	slices.SortStableFunc(out, func(x, y Ranked) int {
@@ -310,7 +319,7 @@ func (m Matrix) Rank(b Bootstrap) ([]Ranked, error) {
 	for i := range idx {
 		idx[i] = i
 	}
-	return m.rankOn(idx, b), nil
+	return m.rankOn(idx, b, true), nil
 }
 
 // Fold is one fold of a cross-validation.
@@ -419,7 +428,7 @@ func CrossValidate(m Matrix, n int, b Bootstrap) (CV, error) {
 				in = append(in, i)
 			}
 		}
-		best := m.rankOn(in, b)[0]
+		best := m.rankOn(in, b, false)[0]
 		for _, i := range out {
 			cv.ItemScores[i] = m.Scores[best.Variant][i]
 		}
