@@ -81,7 +81,8 @@ func (s judgedSet) load(t testing.TB) (cases []*caselib.Case, qs []Query, rel Ju
 
 // TestQualityFloors runs the default engine on every judged set present and
 // fails when a score drops below the level the README reports (a regression
-// guard, a little under the measured figure). With -v it prints the table.
+// guard, a little under the measured figure). With -v it prints the table
+// and every set's measures with their intervals.
 func TestQualityFloors(t *testing.T) {
 	type floor struct {
 		what  string
@@ -122,6 +123,12 @@ func TestQualityFloors(t *testing.T) {
 	}
 	var b strings.Builder
 	WriteTable(&b, rows)
+	// Every set's measures with their 95% intervals, short pastes and the
+	// other query kinds apart.
+	for _, r := range rows {
+		fmt.Fprintf(&b, "\n%s\n", r.Name)
+		WriteIntervals(&b, Intervals(r, DefaultBootstrap()), DefaultBootstrap())
+	}
 	t.Log("\n" + b.String())
 }
 
