@@ -121,8 +121,11 @@ func (env *env) eval(c *cli.Context) error {
 	row, _ := eval.Run(ix, qs, rel, c.Int("k"))
 	row.Name = "caselink"
 	if base != nil {
-		return eval.WriteComparison(env.stdout, base[0].Name+" ("+c.String("baseline")+")", "this run",
-			eval.Compare(base[0], row, b), b)
+		cs := eval.Compare(base[0], row, b)
+		if len(cs) == 0 {
+			return usagef("%s shares no judged query or subject with this run", c.String("baseline"))
+		}
+		return eval.WriteComparison(env.stdout, base[0].Name+" ("+c.String("baseline")+")", "this run", cs, b)
 	}
 	if c.Bool("json") {
 		return eval.WriteJSON(env.stdout, []eval.Row{row})
