@@ -101,15 +101,9 @@ func setTagWeight(views *[similarity.NumViews]float64, w float64) {
 // RunGrid measures every variant on one judged set and returns the rows
 // ranked best first by Objective, ties by name.
 func RunGrid(cases []*caselib.Case, variants []Variant, qs []Query, related Judgments, k int) ([]Row, error) {
-	var rows []Row
-	for _, v := range variants {
-		ix, err := similarity.Build(cases, v.Config)
-		if err != nil {
-			return nil, err
-		}
-		row, _ := Run(ix, qs, related, k)
-		row.Name = v.Name
-		rows = append(rows, row)
+	rows, err := RunVariants(cases, variants, qs, related, k)
+	if err != nil {
+		return nil, err
 	}
 	slices.SortStableFunc(rows, func(a, b Row) int {
 		if c := cmp.Compare(Objective(b), Objective(a)); c != 0 {
@@ -118,6 +112,17 @@ func RunGrid(cases []*caselib.Case, variants []Variant, qs []Query, related Judg
 		return cmp.Compare(a.Name, b.Name)
 	})
 	return rows, nil
+}
+
+// runVariant builds the index of one variant and runs it on a judged set.
+func runVariant(cases []*caselib.Case, v Variant, qs []Query, related Judgments, k int) (Row, error) {
+	ix, err := similarity.Build(cases, v.Config)
+	if err != nil {
+		return Row{}, err
+	}
+	row, _ := Run(ix, qs, related, k)
+	row.Name = v.Name
+	return row, nil
 }
 
 // Objective is the single number a grid ranks runs by: the mean of match,

@@ -3,6 +3,7 @@ package main
 import (
 	"flag"
 	"os"
+	"path/filepath"
 	"testing"
 
 	"github.com/rogpeppe/go-internal/testscript"
@@ -27,6 +28,12 @@ func TestScripts(t *testing.T) {
 		Setup: func(e *testscript.Env) error {
 			e.Setenv("NO_COLOR", "1")
 			e.Setenv("COLUMNS", "100")
+			// SEEDSET is the judged set shipped for the seed cases.
+			seedSet, err := filepath.Abs("../../eval/testdata/seeds")
+			if err != nil {
+				return err
+			}
+			e.Setenv("SEEDSET", seedSet)
 			return nil
 		},
 	})
