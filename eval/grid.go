@@ -18,9 +18,9 @@ type Variant struct {
 
 // Grid returns the ablation caselink's defaults were chosen with: the
 // default configuration, then one change at a time — text only, tags only,
-// view and tag weights, tag inference, the second stage of match, length
-// normalization (for pastes and for case-to-case scores), the small-library
-// text prior, tag kinds, term weighting, the date priors of relate and dupes,
+// view and tag weights, tag inference and the weight of a paste's tags, the
+// second stage of match, length normalization of case vectors, the
+// small-library text prior, tag kinds, the date priors of relate and dupes,
 // and each tokenizer option.
 func Grid() []Variant {
 	base := similarity.DefaultConfig()
@@ -42,7 +42,6 @@ func Grid() []Variant {
 		add(fmt.Sprintf("tag view %.2f", w), func(c *similarity.Config) { setTagWeight(&c.Views, w) })
 	}
 	add("no tag inference", func(c *similarity.Config) { c.InferTags = false })
-	add("pastes by TF-IDF cosine", func(c *similarity.Config) { c.MatchWeighting = similarity.TFIDF })
 	for _, w := range []float64{0.2, 0.8} {
 		add(fmt.Sprintf("paste tag weight %.1f", w), func(c *similarity.Config) { c.Query[similarity.Tags] = w })
 	}
@@ -51,19 +50,14 @@ func Grid() []Variant {
 		add(fmt.Sprintf("second stage %.2f", e), func(c *similarity.Config) { c.Expand = e })
 	}
 	add("second stage in re-rank mode", func(c *similarity.Config) { c.RerankExpand = true })
-	for _, p := range []float64{0, 0.5, 0.8} {
+	for _, p := range []float64{0, 0.3} {
 		add(fmt.Sprintf("pivot %.1f", p), func(c *similarity.Config) { c.Pivot = p })
 	}
-	add("relate pivot = match pivot", func(c *similarity.Config) { c.RelatePivot = c.Pivot })
 	add("no text prior", func(c *similarity.Config) { c.TextPrior = 0 })
-	add("second stage by relate views", func(c *similarity.Config) { c.ExpandViews = c.Views })
 	add("domain/contributing tags full weight in relate", func(c *similarity.Config) {
 		c.TagKinds = [similarity.NumTagKinds]float64{1, 1, 1, 1, 1}
 	})
 	add("second stage tag kinds as relate", func(c *similarity.Config) { c.ExpandTagKinds = c.TagKinds })
-	add("paste tag kinds as relate", func(c *similarity.Config) { c.MatchTagKinds = c.TagKinds })
-	add("bm25 weighting", func(c *similarity.Config) { c.Weighting = similarity.BM25 })
-	add("tfidf weighting", func(c *similarity.Config) { c.Weighting = similarity.TFIDF })
 	add("query symptoms only", func(c *similarity.Config) {
 		c.Query = [similarity.NumViews]float64{1, 0, 0, c.Query[similarity.Tags]}
 	})

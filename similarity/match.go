@@ -47,15 +47,17 @@ type paste struct {
 // analyzePaste turns text into a query vector spread over the text views
 // with the Config.Query weights, plus the inferred tags.
 //
-// Each term weighs (1 + ln tf)·idf; terms the library has never seen count
-// in the normalization, so a paste that is mostly unknown words scores low.
-// With TFIDF matching the vector is L2-normalized (a cosine); with BM25 it is
-// divided by its sum, so each weight is the term's share of the paste.
+// Each term weighs (1 + ln tf)·idf, divided by the sum over the paste, so
+// that a weight is the term's share of the paste; terms the library has never
+// seen count in the sum, so a paste that is mostly unknown words scores low.
+// A case's text views hold saturated term frequencies (see saturate), so a
+// paste's score against a view is BM25 divided by the paste's best possible
+// BM25 score, and lies in [0, 1].
 //
 // An inferred tag weighs what its evidence weighs: the share of the paste
-// that its words carry (their norm under L2, their sum under L1). A tag
-// inferred from one common word of a long paste counts for little; a paste
-// that is nothing but "OOMKilled" gives symptom:oom-killed its whole weight.
+// that its words carry. A tag inferred from one common word of a long paste
+// counts for little; a paste that is nothing but "OOMKilled" gives
+// symptom:oom-killed its whole weight.
 func (ix *Index) analyzePaste(text string) paste {
 	p := paste{surface: make(map[uint32]string)}
 	terms := ix.an.Analyze(text)
@@ -63,7 +65,6 @@ func (ix *Index) analyzePaste(text string) paste {
 	for _, t := range terms {
 		tf[t.Text]++
 	}
-	l1 := ix.cfg.MatchWeighting == BM25
 	n := len(ix.cases)
 	var norm float64
 	weight := make(map[string]float64, len(tf)) // analyzed term → its weight
@@ -75,14 +76,7 @@ func (ix *Index) analyzePaste(text string) paste {
 			w *= float64(ix.idf[canon-1])
 		}
 		weight[term] = w
-		if l1 {
-			norm += w
-		} else {
-			norm += w * w
-		}
-	}
-	if !l1 {
-		norm = math.Sqrt(norm)
+		norm += w
 	}
 	if norm == 0 {
 		return p
@@ -114,14 +108,7 @@ func (ix *Index) analyzePaste(text string) paste {
 		for _, r := range ix.inferTags(weight) {
 			var e float64
 			for _, x := range r.words {
-				if l1 {
-					e += weight[x]
-				} else {
-					e += weight[x] * weight[x]
-				}
-			}
-			if !l1 {
-				e = math.Sqrt(e)
+				e += weight[x]
 			}
 			tags = append(tags, qterm{ix.key(r.canon, Tags), float32(e)})
 			p.tags = append(p.tags, r.canon)
