@@ -3,10 +3,9 @@ package eval
 import (
 	"fmt"
 	"maps"
-	"runtime"
 	"slices"
-	"sync"
 
+	"github.com/caselink/caselink/internal/par"
 	"github.com/caselink/caselink/similarity"
 )
 
@@ -27,7 +26,7 @@ func Run(ix *similarity.Index, qs []Query, related Judgments, k int) (Row, Ranki
 	row := Row{}
 	if len(qs) > 0 {
 		lists := make([][]string, len(qs))
-		parallelDo(len(qs), func(i int) {
+		par.Each(len(qs), func(i int) {
 			q := qs[i]
 			res := ix.Match(similarity.Query{Text: q.Text, K: k, Candidates: q.Candidates})
 			for _, h := range res.Hits {
@@ -45,7 +44,7 @@ func Run(ix *similarity.Index, qs []Query, related Judgments, k int) (Row, Ranki
 		lists := make([][]string, len(subjects))
 		dupes := make([][]string, len(subjects))
 		present := make([]bool, len(subjects))
-		parallelDo(len(subjects), func(i int) {
+		par.Each(len(subjects), func(i int) {
 			d, ok := ix.Lookup(subjects[i])
 			if !ok {
 				return
@@ -70,26 +69,6 @@ func Run(ix *similarity.Index, qs []Query, related Judgments, k int) (Row, Ranki
 		row.Dupes = &dm
 	}
 	return row, rk
-}
-
-// parallelDo calls f(0) … f(n-1) on all cores.
-func parallelDo(n int, f func(i int)) {
-	var wg sync.WaitGroup
-	next := make(chan int)
-	for range runtime.GOMAXPROCS(0) {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			for i := range next {
-				f(i)
-			}
-		}()
-	}
-	for i := range n {
-		next <- i
-	}
-	close(next)
-	wg.Wait()
 }
 
 // CheckSet reports judged ids that the library does not have: a judged set

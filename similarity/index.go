@@ -3,11 +3,11 @@ package similarity
 import (
 	"fmt"
 	"math"
-	"runtime"
 	"slices"
 	"strings"
 	"sync"
 
+	"github.com/caselink/caselink/internal/par"
 	"github.com/caselink/caselink/similarity/caselib"
 	"github.com/caselink/caselink/tokenize"
 )
@@ -219,7 +219,7 @@ func (ix *Index) reweigh() {
 		}
 	}
 	used := make([]int, n) // entries kept per case: tags of a kind weighted 0 are dropped
-	parallel(n, func(lo, hi int) {
+	par.For(n, 256, func(_, lo, hi int) {
 		var pack []uint64
 		for i := lo; i < hi; i++ {
 			pack = ix.weighDoc(i, &avgLen, &norms[i], pack[:0])
@@ -323,7 +323,7 @@ type weights struct {
 func (ix *Index) normalize(s float64, pivot *[NumViews]float64, norms [][NumViews]float64) *weights {
 	n := len(ix.docs)
 	w := &weights{vval: make([]float32, len(ix.vval)), vnorm: make([]float32, n)}
-	parallel(n, func(lo, hi int) {
+	par.For(n, 256, func(_, lo, hi int) {
 		for i := lo; i < hi; i++ {
 			var div [NumViews]float64
 			for v, x := range norms[i] {
@@ -499,24 +499,4 @@ func (p *profile) maxScaled(ix *Index) {
 // idf is the smoothed inverse document frequency ln((1+n)/(1+df)) + 1.
 func idf(n, df int) float64 {
 	return math.Log(float64(1+n)/float64(1+df)) + 1
-}
-
-// parallel runs f over [0, n) split into contiguous ranges, one per core.
-func parallel(n int, f func(lo, hi int)) {
-	workers := min(runtime.GOMAXPROCS(0), max(1, n/256))
-	if workers <= 1 {
-		f(0, n)
-		return
-	}
-	var wg sync.WaitGroup
-	step := (n + workers - 1) / workers
-	for lo := 0; lo < n; lo += step {
-		hi := min(n, lo+step)
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			f(lo, hi)
-		}()
-	}
-	wg.Wait()
 }

@@ -7,12 +7,11 @@ import (
 	"io"
 	"math"
 	"os"
-	"runtime"
 	"strings"
-	"sync"
 
 	"github.com/urfave/cli/v2"
 
+	"github.com/caselink/caselink/internal/par"
 	"github.com/caselink/caselink/similarity"
 )
 
@@ -195,35 +194,22 @@ func (env *env) matchBatch(c *cli.Context, ix *similarity.Index, path string, fi
 		minScore = c.Float64("min-score")
 	}
 	out := make([]batchAnswer, len(qs))
-	var wg sync.WaitGroup
-	next := make(chan int)
-	for range runtime.GOMAXPROCS(0) {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			for i := range next {
-				q := qs[i]
-				res := ix.Match(similarity.Query{Text: q.Text, K: c.Int("top"), MinScore: minScore,
-					Candidates: q.Candidates, Filter: filter})
-				a := batchAnswer{ID: q.ID, Hits: []matchHit{}}
-				for _, h := range res.Hits {
-					ex := ix.ExplainMatch(res, h)
-					mh := matchHit{ID: h.ID, Score: round(h.Score), Why: ex.Why(6)}
-					if c.Bool("explain") {
-						ex.Score = round(ex.Score)
-						mh.Explain, mh.Stage = &ex, h.Stage
-					}
-					a.Hits = append(a.Hits, mh)
-				}
-				out[i] = a
+	par.Each(len(qs), func(i int) {
+		q := qs[i]
+		res := ix.Match(similarity.Query{Text: q.Text, K: c.Int("top"), MinScore: minScore,
+			Candidates: q.Candidates, Filter: filter})
+		a := batchAnswer{ID: q.ID, Hits: []matchHit{}}
+		for _, h := range res.Hits {
+			ex := ix.ExplainMatch(res, h)
+			mh := matchHit{ID: h.ID, Score: round(h.Score), Why: ex.Why(6)}
+			if c.Bool("explain") {
+				ex.Score = round(ex.Score)
+				mh.Explain, mh.Stage = &ex, h.Stage
 			}
-		}()
-	}
-	for i := range qs {
-		next <- i
-	}
-	close(next)
-	wg.Wait()
+			a.Hits = append(a.Hits, mh)
+		}
+		out[i] = a
+	})
 	w := bufio.NewWriter(env.stdout)
 	enc := json.NewEncoder(w)
 	enc.SetEscapeHTML(false)
