@@ -5,7 +5,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
-	"math"
 	"os"
 	"strings"
 
@@ -95,10 +94,10 @@ func (env *env) match(c *cli.Context) error {
 	for i, h := range res.Hits {
 		cs := ix.Case(h.Doc)
 		ex := ix.ExplainMatch(res, h)
-		hits[i] = matchHit{Rank: i + 1, ID: h.ID, Score: round(h.Score), Date: cs.Date, Org: cs.Org,
+		hits[i] = matchHit{Rank: i + 1, ID: h.ID, Score: similarity.RoundScore(h.Score), Date: cs.Date, Org: cs.Org,
 			Title: cs.Title.EN, URL: cs.URL, Why: ex.Why(6)}
 		if c.Bool("explain") {
-			ex.Score = round(ex.Score)
+			ex.Score = similarity.RoundScore(ex.Score)
 			hits[i].Explain = &ex
 			hits[i].Stage = h.Stage
 		}
@@ -201,9 +200,9 @@ func (env *env) matchBatch(c *cli.Context, ix *similarity.Index, path string, fi
 		a := batchAnswer{ID: q.ID, Hits: []matchHit{}}
 		for _, h := range res.Hits {
 			ex := ix.ExplainMatch(res, h)
-			mh := matchHit{ID: h.ID, Score: round(h.Score), Why: ex.Why(6)}
+			mh := matchHit{ID: h.ID, Score: similarity.RoundScore(h.Score), Why: ex.Why(6)}
 			if c.Bool("explain") {
-				ex.Score = round(ex.Score)
+				ex.Score = similarity.RoundScore(ex.Score)
 				mh.Explain, mh.Stage = &ex, h.Stage
 			}
 			a.Hits = append(a.Hits, mh)
@@ -256,9 +255,6 @@ func readBatch(path string) ([]batchQuery, error) {
 	}
 	return qs, nil
 }
-
-// round keeps 4 decimals: enough to rank by, stable to print.
-func round(x float64) float64 { return math.Round(x*1e4) / 1e4 }
 
 func writeJSON(w io.Writer, v any) error {
 	enc := json.NewEncoder(w)
