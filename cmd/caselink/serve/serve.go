@@ -94,7 +94,7 @@ func New(opts Options) (*Server, error) {
 		return nil, err
 	}
 	s.pages = pages
-	snap, err := s.load(stampPaths(opts.Paths))
+	snap, err := s.load(caselib.Stamp(opts.Paths))
 	if err != nil {
 		return nil, err
 	}
@@ -134,7 +134,7 @@ func (s *Server) load(stamp uint64) (*snapshot, error) {
 // When it does not, the old index keeps serving and the error is logged and
 // shown by /healthz until a later load succeeds. Seeds are not reloaded.
 func (s *Server) Reload() error {
-	return s.reload(stampPaths(s.opts.Paths))
+	return s.reload(caselib.Stamp(s.opts.Paths))
 }
 
 func (s *Server) reload(stamp uint64) error {
@@ -179,7 +179,7 @@ func (s *Server) Watch(ctx context.Context) {
 			return
 		case <-t.C:
 		}
-		stamp := stampPaths(s.opts.Paths)
+		stamp := caselib.Stamp(s.opts.Paths)
 		if stamp == last {
 			continue
 		}
