@@ -99,8 +99,9 @@ func setTagWeight(views *[similarity.NumViews]float64, w float64) {
 // ranked best first by Objective, ties by name.
 func RunGrid(cases []*caselib.Case, variants []Variant, qs []Query, related Judgments, k int) ([]Row, error) {
 	var rows []Row
+	docs := similarity.Documents(cases)
 	for _, v := range variants {
-		ix, err := similarity.Build(cases, v.Config)
+		ix, err := similarity.Build(docs, v.Config)
 		if err != nil {
 			return nil, err
 		}

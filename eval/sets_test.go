@@ -100,7 +100,7 @@ func TestQualityFloors(t *testing.T) {
 			t.Logf("%s: data absent, skipped", s.name)
 			continue
 		}
-		ix, err := similarity.Build(cases, similarity.DefaultConfig())
+		ix, err := similarity.BuildCases(cases, similarity.DefaultConfig())
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -149,7 +149,7 @@ func TestGridAllSets(t *testing.T) {
 		nsets++
 		heads = append(heads, s.name)
 		for i, v := range variants {
-			ix, err := similarity.Build(cases, v.Config)
+			ix, err := similarity.BuildCases(cases, v.Config)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -200,7 +200,7 @@ func TestSynonymGroups(t *testing.T) {
 	score := func(cfg similarity.Config) []float64 {
 		var out []float64
 		for _, s := range sets {
-			ix, err := similarity.Build(s.cases, cfg)
+			ix, err := similarity.BuildCases(s.cases, cfg)
 			if err != nil {
 				t.Fatal(err)
 			}

@@ -53,7 +53,7 @@ func BenchmarkBuild(b *testing.B) {
 			cases := loadCorpus(b, c.path, c.n)
 			b.ResetTimer()
 			for range b.N {
-				if _, err := Build(cases, DefaultConfig()); err != nil {
+				if _, err := BuildCases(cases, DefaultConfig()); err != nil {
 					b.Fatal(err)
 				}
 			}
@@ -70,7 +70,7 @@ started right after the 14:05 deploy, rolling back now`
 func BenchmarkMatch(b *testing.B) {
 	for _, c := range corpora() {
 		b.Run(c.name, func(b *testing.B) {
-			ix, err := Build(loadCorpus(b, c.path, c.n), DefaultConfig())
+			ix, err := BuildCases(loadCorpus(b, c.path, c.n), DefaultConfig())
 			if err != nil {
 				b.Fatal(err)
 			}
@@ -85,7 +85,7 @@ func BenchmarkMatch(b *testing.B) {
 func BenchmarkAllRelated(b *testing.B) {
 	for _, c := range corpora() {
 		b.Run(c.name, func(b *testing.B) {
-			ix, err := Build(loadCorpus(b, c.path, c.n), DefaultConfig())
+			ix, err := BuildCases(loadCorpus(b, c.path, c.n), DefaultConfig())
 			if err != nil {
 				b.Fatal(err)
 			}

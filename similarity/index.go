@@ -66,32 +66,41 @@ type Index struct {
 	scorers sync.Pool // *scorer, sized for this index
 }
 
-// Build analyzes and indexes cases with cfg. Case ids must be unique.
-func Build(cases []*caselib.Case, cfg Config) (*Index, error) {
-	return BuildProgress(cases, cfg, nil)
+// Build analyzes and indexes docs with cfg, in their order (the library
+// order of [Index.Case]). Each document needs its Case, and case ids must be
+// unique. [Documents] makes the documents of a library's cases; [BuildCases]
+// does both steps.
+func Build(docs []Document, cfg Config) (*Index, error) {
+	return BuildProgress(docs, cfg, nil)
+}
+
+// BuildCases indexes cases with cfg: Build of their [Documents].
+func BuildCases(cases []*caselib.Case, cfg Config) (*Index, error) {
+	return Build(Documents(cases), cfg)
 }
 
 // BuildProgress is Build that calls progress, when not nil, now and then
-// with the number of cases analyzed so far (never concurrently); analysis
-// is most of the time of a build.
-func BuildProgress(cases []*caselib.Case, cfg Config, progress func(done int)) (*Index, error) {
+// with the number of documents analyzed so far (never concurrently);
+// analysis is most of the time of a build.
+func BuildProgress(docs []Document, cfg Config, progress func(done int)) (*Index, error) {
 	ix := &Index{
 		cfg:  cfg,
 		an:   tokenize.New(cfg.Analyzer),
 		voc:  newVocabulary(),
-		byID: make(map[string]int, len(cases)),
+		byID: make(map[string]int, len(docs)),
 	}
 	ix.query = normalized(cfg.Query)
-	ix.cases = slices.Clone(cases)
-	for i, c := range ix.cases {
+	ix.cases = make([]*caselib.Case, len(docs))
+	for i, d := range docs {
+		c := d.Case
+		if c == nil {
+			return nil, fmt.Errorf("document %d has no case", i)
+		}
 		if j, dup := ix.byID[c.ID]; dup {
 			return nil, fmt.Errorf("case id %q appears twice (%s and %s)", c.ID, locString(ix.cases[j]), locString(c))
 		}
 		ix.byID[c.ID] = i
-	}
-	docs := make([]Document, len(cases))
-	for i, c := range cases {
-		docs[i] = NewDocument(c)
+		ix.cases[i] = c
 	}
 	ix.docs = analyzeDocs(ix.an, ix.voc, docs, 0, progress)
 	ix.reweigh()

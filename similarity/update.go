@@ -4,22 +4,21 @@ import (
 	"fmt"
 	"maps"
 	"slices"
-
-	"github.com/caselink/caselink/similarity/caselib"
 )
 
-// Update returns a new index with the cases in upsert added (or replacing
-// the case with the same id, in place) and the cases with the ids in remove
-// taken out. The receiver is not changed and may go on serving.
+// Update returns a new index with the documents in upsert added (or
+// replacing the case with the same id, in place) and the cases with the ids
+// in remove taken out. The receiver is not changed and may go on serving.
 //
-// Only the new and changed cases are tokenized. Everything that depends on
-// the whole library is then recomputed: document frequencies and so idf,
+// Only the new and changed documents are tokenized. Everything that depends
+// on the whole library is then recomputed: document frequencies and so idf,
 // the pivot of length normalization, every case vector and the postings.
 // So adding one case slightly changes the weights of all others, exactly as
 // a rebuild would: the updated index gives the same scores, byte for byte,
-// as [Build] on the same cases in the same order (new cases last). Only the
-// spelling chosen to show a term in explanations may differ after removals.
-func (ix *Index) Update(upsert []*caselib.Case, remove []string) (*Index, error) {
+// as [Build] on the same documents in the same order (new ones last). Only
+// the spelling chosen to show a term in explanations may differ after
+// removals.
+func (ix *Index) Update(upsert []Document, remove []string) (*Index, error) {
 	nx := &Index{cfg: ix.cfg, query: ix.query, an: ix.an, voc: ix.voc.copy()}
 	gone := make(map[string]bool, len(remove))
 	for _, id := range remove {
@@ -29,38 +28,41 @@ func (ix *Index) Update(upsert []*caselib.Case, remove []string) (*Index, error)
 		gone[id] = true
 	}
 	repl := make(map[string]int, len(upsert))
-	for i, c := range upsert {
-		if _, dup := repl[c.ID]; dup {
-			return nil, fmt.Errorf("update: case id %q given twice", c.ID)
+	for i, d := range upsert {
+		if d.Case == nil {
+			return nil, fmt.Errorf("update: document %d has no case", i)
 		}
-		if gone[c.ID] {
-			return nil, fmt.Errorf("update: case id %q is both removed and added", c.ID)
+		id := d.Case.ID
+		if _, dup := repl[id]; dup {
+			return nil, fmt.Errorf("update: case id %q given twice", id)
 		}
-		repl[c.ID] = i
+		if gone[id] {
+			return nil, fmt.Errorf("update: case id %q is both removed and added", id)
+		}
+		repl[id] = i
 	}
 	var fresh []Document
 	var slots []int // index into nx.docs for each fresh document
-	for i, c := range ix.cases {
-		if gone[c.ID] {
-			continue
-		}
-		if j, ok := repl[c.ID]; ok {
-			c = upsert[j]
-			delete(repl, c.ID)
-			fresh = append(fresh, NewDocument(c))
-			slots = append(slots, len(nx.cases))
-			nx.docs = append(nx.docs, analyzed{})
-		} else {
-			nx.docs = append(nx.docs, ix.docs[i])
-		}
-		nx.cases = append(nx.cases, c)
+	add := func(d Document) {
+		fresh = append(fresh, d)
+		slots = append(slots, len(nx.cases))
+		nx.docs = append(nx.docs, analyzed{})
+		nx.cases = append(nx.cases, d.Case)
 	}
-	for _, c := range upsert {
-		if _, ok := repl[c.ID]; ok {
-			fresh = append(fresh, NewDocument(c))
-			slots = append(slots, len(nx.cases))
-			nx.docs = append(nx.docs, analyzed{})
+	for i, c := range ix.cases {
+		switch j, ok := repl[c.ID]; {
+		case gone[c.ID]:
+		case ok:
+			delete(repl, c.ID)
+			add(upsert[j])
+		default:
+			nx.docs = append(nx.docs, ix.docs[i])
 			nx.cases = append(nx.cases, c)
+		}
+	}
+	for _, d := range upsert {
+		if _, ok := repl[d.Case.ID]; ok {
+			add(d)
 		}
 	}
 	for i, a := range analyzeDocs(nx.an, nx.voc, fresh, len(ix.cases), nil) {

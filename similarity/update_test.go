@@ -11,7 +11,7 @@ import (
 // cases in the same order: idf, pivots and every vector are recomputed.
 func TestUpdateEqualsRebuild(t *testing.T) {
 	lib := synthLibrary(300, 11)
-	ix, err := Build(lib[:250], DefaultConfig())
+	ix, err := BuildCases(lib[:250], DefaultConfig())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -19,7 +19,7 @@ func TestUpdateEqualsRebuild(t *testing.T) {
 	changed := *lib[10]
 	changed.Title.EN = "pods OOMKilled after the rollout " + changed.Title.EN
 	upsert := append([]*caselib.Case{&changed}, lib[250:]...)
-	up, err := ix.Update(upsert, []string{lib[20].ID, lib[30].ID})
+	up, err := ix.Update(Documents(upsert), []string{lib[20].ID, lib[30].ID})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -33,7 +33,7 @@ func TestUpdateEqualsRebuild(t *testing.T) {
 			want = append(want, c)
 		}
 	}
-	fresh, err := Build(want, DefaultConfig())
+	fresh, err := BuildCases(want, DefaultConfig())
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -61,7 +61,7 @@ func (env *env) eval(c *cli.Context) error {
 			return err
 		}
 	} else {
-		ix, err := similarity.Build(lib.Cases, similarity.DefaultConfig())
+		ix, err := similarity.BuildCases(lib.Cases, similarity.DefaultConfig())
 		if err != nil {
 			return usageError{err}
 		}

@@ -123,7 +123,7 @@ func (s *Server) load(stamp uint64) (*snapshot, error) {
 	if len(lib.Cases) == 0 {
 		return nil, fmt.Errorf("no cases in %s", strings.Join(s.opts.Paths, ", "))
 	}
-	ix, err := similarity.Build(lib.Cases, similarity.DefaultConfig())
+	ix, err := similarity.BuildCases(lib.Cases, similarity.DefaultConfig())
 	if err != nil {
 		return nil, err
 	}
