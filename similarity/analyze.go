@@ -98,12 +98,12 @@ func analyzeDocs(an *tokenize.Analyzer, voc *vocabulary, docs []Document, base i
 	owner := make([]int, (len(docs)+chunk-1)/chunk) // worker that analyzed each chunk
 	var done, reported atomic.Int64
 	var mu sync.Mutex
+	terms := make([][]tokenize.Term, workers) // scratch per worker
 	par.For(len(docs), chunk, func(w, lo, hi int) {
 		lv := locals[w]
 		owner[lo/chunk] = w
-		var terms []tokenize.Term
 		for i := lo; i < hi; i++ {
-			out[i] = lv.analyze(an, &docs[i], base+i, &terms)
+			out[i] = lv.analyze(an, &docs[i], base+i, &terms[w])
 		}
 		if n := done.Add(int64(hi - lo)); progress != nil && n-reported.Load() >= 512 {
 			mu.Lock()

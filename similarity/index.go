@@ -228,11 +228,11 @@ func (ix *Index) reweigh() {
 		}
 	}
 	used := make([]int, n) // entries kept per case: tags of a kind weighted 0 are dropped
-	par.For(n, 256, func(_, lo, hi int) {
-		var pack []uint64
+	packs := make([][]uint64, par.Workers(n, 256)) // scratch per worker
+	par.For(n, 256, func(w, lo, hi int) {
 		for i := lo; i < hi; i++ {
-			pack = ix.weighDoc(i, &avgLen, &norms[i], pack[:0])
-			used[i] = len(pack)
+			packs[w] = ix.weighDoc(i, &avgLen, &norms[i], packs[w][:0])
+			used[i] = len(packs[w])
 		}
 	})
 	ix.compactVectors(used)

@@ -96,15 +96,15 @@ func (ix *Index) run(sc *scorer, s *search) []Hit {
 	if s.k <= 0 || len(s.q) == 0 {
 		return nil
 	}
-	p := pass{ix: ix, sc: sc, s: s, wt: ix.weightsFor(s.prof), tail: sc.tail[:0], top: topHeap{k: s.k + extraHits}}
-	p.orderTerms()
-	p.accumulate()
-	p.screen()
+	p := pass{ix: ix, sc: sc, wt: ix.weightsFor(s.prof), tail: sc.tail[:0], top: topHeap{k: s.k + extraHits}}
+	p.orderTerms(s)
+	p.accumulate(s)
+	p.screen(s)
 	if p.cut < len(p.order) {
 		if ix.cheaperToAccumulate(p.cands, p.order[p.cut:], s) {
-			p.completeByPostings()
+			p.completeByPostings(s)
 		} else {
-			p.completeByVectors()
+			p.completeByVectors(s.k)
 		}
 	}
 	hits := p.top.h
@@ -112,11 +112,12 @@ func (ix *Index) run(sc *scorer, s *search) []Hit {
 	return ix.rescore(s, hits)
 }
 
-// pass is the state of one run, shared by its phases.
+// pass is the state of one run, shared by its phases. (The search itself is
+// passed to each phase, not kept here: a pass hands its buffers back to the
+// scorer, and escape analysis would then move the search to the heap.)
 type pass struct {
 	ix *Index
 	sc *scorer
-	s  *search
 	wt *weights
 
 	order []qterm   // the query's terms, largest upper bound first
@@ -134,8 +135,8 @@ type pass struct {
 
 // orderTerms sorts the query's terms by their upper bound (weight × largest
 // posting), largest first, ties by key, and sums the bounds of each suffix.
-func (p *pass) orderTerms() {
-	ix, s := p.ix, p.s
+func (p *pass) orderTerms(s *search) {
+	ix := p.ix
 	maxw := p.wt.pmax
 	if s.prof != nil {
 		maxw = s.prof.pmax
@@ -162,8 +163,8 @@ func (p *pass) orderTerms() {
 // the terms left cannot lift a case that none has touched to the bar: that
 // is the cut. Long postings are where the cut is tried, and where the bar is
 // raised to the k-th best partial sum when that is worth a pass.
-func (p *pass) accumulate() {
-	ix, s := p.ix, p.s
+func (p *pass) accumulate(s *search) {
+	ix := p.ix
 	lastRem := math.Inf(1)
 	acc, touched := p.sc.acc, p.sc.touched[:0]
 	for i, t := range p.order {
@@ -201,8 +202,8 @@ func (p *pass) accumulate() {
 // its partial sum (by the profile's case scale and the date prior). Without
 // a cut the sums are final and go straight to the top k; with one, the cases
 // whose bound can still reach the bar become candidates.
-func (p *pass) screen() {
-	ix, s, acc := p.ix, p.s, p.sc.acc
+func (p *pass) screen(s *search) {
+	ix, acc := p.ix, p.sc.acc
 	all := p.cut == len(p.order)
 	if !all {
 		p.prepareTail()
@@ -262,8 +263,8 @@ func (p *pass) tailBound(d uint32, f float64) float64 {
 // completeByPostings finishes the candidates' sums by reading the tail's
 // postings, for the candidates only: the way when that costs less than
 // reading their vectors (typical of a short paste).
-func (p *pass) completeByPostings() {
-	ix, sc, s := p.ix, p.sc, p.s
+func (p *pass) completeByPostings(s *search) {
+	ix, sc := p.ix, p.sc
 	if len(sc.mark) < len(ix.cases) {
 		sc.mark = make([]bool, len(ix.cases))
 	}
@@ -293,8 +294,8 @@ func (p *pass) completeByPostings() {
 // most promising first: once their exact scores fill the top k, the bar
 // rises and most of the others fall below it on their bounds alone, without
 // reading their vectors.
-func (p *pass) completeByVectors() {
-	first := min(len(p.cands), 4*(p.s.k+extraHits))
+func (p *pass) completeByVectors(k int) {
+	first := min(len(p.cands), 4*(k+extraHits))
 	selectBest(p.cands, first)
 	for _, c := range p.cands[:first] {
 		p.completeVector(c)
@@ -371,10 +372,17 @@ func (ix *Index) search(s *search) []Hit {
 		defer ix.putScorer(sc)
 		return ix.run(sc, s)
 	}
+	return ix.searchParts(*s, parts)
+}
+
+// searchParts runs s over parts equal ranges of cases at once and merges
+// the answers. (s is a copy, so that the caller's search stays on its stack.)
+func (ix *Index) searchParts(s search, parts int) []Hit {
+	n := len(ix.cases)
 	chunk := (n + parts - 1) / parts
 	found := make([][]Hit, parts)
 	par.For(n, chunk, func(_, lo, hi int) {
-		part := *s
+		part := s
 		part.from, part.to = lo, hi
 		sc := ix.getScorer()
 		found[lo/chunk] = ix.run(sc, &part)
