@@ -227,7 +227,7 @@ func (ix *Index) reweigh() {
 			avgLen[v] /= float64(withView[v])
 		}
 	}
-	used := make([]int, n) // entries kept per case: tags of a kind weighted 0 are dropped
+	used := make([]int, n)                         // entries kept per case: tags of a kind weighted 0 are dropped
 	packs := make([][]uint64, par.Workers(n, 256)) // scratch per worker
 	par.For(n, 256, func(w, lo, hi int) {
 		for i := lo; i < hi; i++ {
