@@ -84,10 +84,10 @@ type localVocab struct {
 	seen   []uint32 // scratch: the local ids counted, in first-seen order
 }
 
-// analyzeDocs analyzes docs (the cases at library positions base, base+1, …)
-// on all cores and interns their terms into voc. The result is the same for
-// any number of cores.
-func analyzeDocs(an *tokenize.Analyzer, voc *vocabulary, docs []Document, base int, progress func(int)) []analyzed {
+// analyzeDocs analyzes docs (the cases at library positions pos[0], pos[1],
+// …, or 0, 1, … when pos is nil) on all cores and interns their terms into
+// voc. The result is the same for any number of cores.
+func analyzeDocs(an *tokenize.Analyzer, voc *vocabulary, docs []Document, pos []int, progress func(int)) []analyzed {
 	const chunk = 64
 	out := make([]analyzed, len(docs))
 	workers := par.Workers(len(docs), chunk)
@@ -103,7 +103,11 @@ func analyzeDocs(an *tokenize.Analyzer, voc *vocabulary, docs []Document, base i
 		lv := locals[w]
 		owner[lo/chunk] = w
 		for i := lo; i < hi; i++ {
-			out[i] = lv.analyze(an, &docs[i], base+i, &terms[w])
+			at := i
+			if pos != nil {
+				at = pos[i]
+			}
+			out[i] = lv.analyze(an, &docs[i], at, &terms[w])
 		}
 		if n := done.Add(int64(hi - lo)); progress != nil && n-reported.Load() >= 512 {
 			mu.Lock()

@@ -201,3 +201,22 @@ func TestSynthPasteFindsItsCase(t *testing.T) {
 		t.Fatalf("synthetic paste of %s: hits %v", ix.Case(ix.Len()/2).ID, hitIDs(res.Hits))
 	}
 }
+
+// BenchmarkReindex re-indexes the library after one case's text changed, as
+// serve does on a reload (compare with BenchmarkBuild of the same size).
+func BenchmarkReindex(b *testing.B) {
+	family(b, func(b *testing.B, c corpus) {
+		ix := c.index(b)
+		docs := Documents(ix.Cases())
+		edited := *docs[len(docs)/2].Case
+		edited.Title.EN += " (edited)"
+		docs[len(docs)/2] = NewDocument(&edited)
+		b.ResetTimer()
+		for range b.N {
+			if _, err := ix.Reindex(docs); err != nil {
+				b.Fatal(err)
+			}
+		}
+		b.ReportMetric(float64(len(docs)), "cases")
+	})
+}

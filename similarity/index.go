@@ -13,8 +13,8 @@ import (
 )
 
 // Index holds the vectors of a library's cases and an inverted index over
-// them. An Index is immutable once built and safe for concurrent use; [Index.Update]
-// returns a new Index and leaves the old one serving.
+// them. An Index is immutable once built and safe for concurrent use;
+// [Index.Reindex] returns a new Index and leaves the old one serving.
 type Index struct {
 	cfg   Config
 	query [NumViews]float64 // cfg.Query, normalized
@@ -25,6 +25,7 @@ type Index struct {
 	voc      *vocabulary
 
 	cases []*caselib.Case
+	src   []Document // what was indexed, for Reindex to tell changed documents
 	docs  []analyzed
 	byID  map[string]int
 
@@ -83,28 +84,35 @@ func BuildCases(cases []*caselib.Case, cfg Config) (*Index, error) {
 // with the number of documents analyzed so far (never concurrently);
 // analysis is most of the time of a build.
 func BuildProgress(docs []Document, cfg Config, progress func(done int)) (*Index, error) {
-	ix := &Index{
-		cfg:  cfg,
-		an:   tokenize.New(cfg.Analyzer),
-		voc:  newVocabulary(),
-		byID: make(map[string]int, len(docs)),
-	}
+	ix := &Index{cfg: cfg, an: tokenize.New(cfg.Analyzer), voc: newVocabulary()}
 	ix.query = normalized(cfg.Query)
+	if err := ix.setDocuments(docs); err != nil {
+		return nil, err
+	}
+	ix.docs = analyzeDocs(ix.an, ix.voc, docs, nil, progress)
+	ix.reweigh()
+	return ix, nil
+}
+
+// setDocuments sets the index's documents, cases and ids, checking that
+// every document has a case and that ids are unique.
+func (ix *Index) setDocuments(docs []Document) error {
+	ix.src = slices.Clone(docs)
 	ix.cases = make([]*caselib.Case, len(docs))
+	ix.docs = make([]analyzed, len(docs))
+	ix.byID = make(map[string]int, len(docs))
 	for i, d := range docs {
 		c := d.Case
 		if c == nil {
-			return nil, fmt.Errorf("document %d has no case", i)
+			return fmt.Errorf("document %d has no case", i)
 		}
 		if j, dup := ix.byID[c.ID]; dup {
-			return nil, fmt.Errorf("case id %q appears twice (%s and %s)", c.ID, locString(ix.cases[j]), locString(c))
+			return fmt.Errorf("case id %q appears twice (%s and %s)", c.ID, locString(ix.cases[j]), locString(c))
 		}
 		ix.byID[c.ID] = i
 		ix.cases[i] = c
 	}
-	ix.docs = analyzeDocs(ix.an, ix.voc, docs, 0, progress)
-	ix.reweigh()
-	return ix, nil
+	return nil
 }
 
 func locString(c *caselib.Case) string {
@@ -150,7 +158,7 @@ func keyTerm(k uint32) uint32 { return k / uint32(NumViews) }
 
 // reweigh computes everything that depends on the whole library — the
 // canonical vocabulary, idf, the weighted case vectors, the postings and the
-// cases' day numbers for the date priors — from the analyzed cases. Build and Update both end here, so an updated
+// cases' day numbers for the date priors — from the analyzed cases. Build and Reindex both end here, so a reindexed
 // index is identical to one built from scratch.
 func (ix *Index) reweigh() {
 	n := len(ix.docs)
