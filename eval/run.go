@@ -21,6 +21,10 @@ type Rankings struct {
 // only its candidates when it has them), and every judged subject of related
 // is related and searched for duplicates (by the dupes score), each to depth
 // k. Either qs or related may be empty.
+//
+// Every list the engine returns is checked with [CheckRanking] before it is
+// scored: a case listed twice would be counted twice and could push a
+// measure above 1. Such a list is a bug in the engine, and Run panics on it.
 func Run(ix *similarity.Index, qs []Query, related Judgments, k int) (Row, Rankings) {
 	rk := Rankings{Match: map[string][]string{}, Relate: map[string][]string{}, Dupes: map[string][]string{}}
 	row := Row{}
@@ -34,6 +38,7 @@ func Run(ix *similarity.Index, qs []Query, related Judgments, k int) (Row, Ranki
 			}
 		})
 		for i, q := range qs {
+			mustRank("match", q.ID, lists[i])
 			rk.Match[q.ID] = lists[i]
 		}
 		m, byKind := ScoreQueries(qs, rk.Match, k)
@@ -59,6 +64,8 @@ func Run(ix *similarity.Index, qs []Query, related Judgments, k int) (Row, Ranki
 		})
 		for i, s := range subjects {
 			if present[i] {
+				mustRank("relate", s, lists[i])
+				mustRank("dupes", s, dupes[i])
 				rk.Relate[s] = lists[i]
 				rk.Dupes[s] = dupes[i]
 			}
@@ -69,6 +76,14 @@ func Run(ix *similarity.Index, qs []Query, related Judgments, k int) (Row, Ranki
 		row.Dupes = &dm
 	}
 	return row, rk
+}
+
+// mustRank panics when the engine's list for a query or case fails
+// CheckRanking.
+func mustRank(task, id string, ranked []string) {
+	if err := CheckRanking(ranked); err != nil {
+		panic(fmt.Sprintf("eval: the engine's %s list for %q: %v", task, id, err))
+	}
 }
 
 // CheckSet reports judged ids that the library does not have: a judged set
