@@ -5,14 +5,12 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
-	"math"
 	"os"
-	"runtime"
 	"strings"
-	"sync"
 
 	"github.com/urfave/cli/v2"
 
+	"github.com/caselink/caselink/internal/par"
 	"github.com/caselink/caselink/similarity"
 )
 
@@ -99,10 +97,10 @@ func (env *env) match(c *cli.Context) error {
 	for i, h := range res.Hits {
 		cs := ix.Case(h.Doc)
 		ex := ix.ExplainMatch(res, h)
-		hits[i] = matchHit{Rank: i + 1, ID: h.ID, Score: round(h.Score), Date: cs.Date, Org: cs.Org,
+		hits[i] = matchHit{Rank: i + 1, ID: h.ID, Score: similarity.RoundScore(h.Score), Date: cs.Date, Org: cs.Org,
 			Title: cs.Title.EN, URL: cs.URL, Why: ex.Why(6)}
 		if c.Bool("explain") {
-			ex.Score = round(ex.Score)
+			ex.Score = similarity.RoundScore(ex.Score)
 			hits[i].Explain = &ex
 			hits[i].Stage = h.Stage
 		}
@@ -198,35 +196,22 @@ func (env *env) matchBatch(c *cli.Context, ix *similarity.Index, path string, fi
 		minScore = c.Float64("min-score")
 	}
 	out := make([]batchAnswer, len(qs))
-	var wg sync.WaitGroup
-	next := make(chan int)
-	for range runtime.GOMAXPROCS(0) {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			for i := range next {
-				q := qs[i]
-				res := ix.Match(similarity.Query{Text: q.Text, K: c.Int("top"), MinScore: minScore,
-					Candidates: q.Candidates, Filter: filter})
-				a := batchAnswer{ID: q.ID, Hits: []matchHit{}}
-				for _, h := range res.Hits {
-					ex := ix.ExplainMatch(res, h)
-					mh := matchHit{ID: h.ID, Score: round(h.Score), Why: ex.Why(6)}
-					if c.Bool("explain") {
-						ex.Score = round(ex.Score)
-						mh.Explain, mh.Stage = &ex, h.Stage
-					}
-					a.Hits = append(a.Hits, mh)
-				}
-				out[i] = a
+	par.Each(len(qs), func(i int) {
+		q := qs[i]
+		res := ix.Match(similarity.Query{Text: q.Text, K: c.Int("top"), MinScore: minScore,
+			Candidates: q.Candidates, Filter: filter})
+		a := batchAnswer{ID: q.ID, Hits: []matchHit{}}
+		for _, h := range res.Hits {
+			ex := ix.ExplainMatch(res, h)
+			mh := matchHit{ID: h.ID, Score: similarity.RoundScore(h.Score), Why: ex.Why(6)}
+			if c.Bool("explain") {
+				ex.Score = similarity.RoundScore(ex.Score)
+				mh.Explain, mh.Stage = &ex, h.Stage
 			}
-		}()
-	}
-	for i := range qs {
-		next <- i
-	}
-	close(next)
-	wg.Wait()
+			a.Hits = append(a.Hits, mh)
+		}
+		out[i] = a
+	})
 	w := bufio.NewWriter(env.stdout)
 	enc := json.NewEncoder(w)
 	enc.SetEscapeHTML(false)
@@ -273,9 +258,6 @@ func readBatch(path string) ([]batchQuery, error) {
 	}
 	return qs, nil
 }
-
-// round keeps 4 decimals: enough to rank by, stable to print.
-func round(x float64) float64 { return math.Round(x*1e4) / 1e4 }
 
 func writeJSON(w io.Writer, v any) error {
 	enc := json.NewEncoder(w)

@@ -66,7 +66,7 @@ func (env *env) relate(c *cli.Context) error {
 		for d, hits := range all {
 			list := make([]scored, len(hits))
 			for i, h := range hits {
-				list[i] = scored{h.ID, round(h.Score)}
+				list[i] = scored{h.ID, similarity.RoundScore(h.Score)}
 			}
 			out[ix.Case(d).ID] = list
 		}
