@@ -43,6 +43,13 @@ func (e usageError) Unwrap() error { return e.err }
 
 func usagef(format string, a ...any) error { return usageError{fmt.Errorf(format, a...)} }
 
+// failure marks an error as a runtime failure (exit 1) even when it names
+// the input, such as a case file that cannot be written.
+type failure struct{ err error }
+
+func (e failure) Error() string { return e.err.Error() }
+func (e failure) Unwrap() error { return e.err }
+
 // run runs caselink with the given arguments and streams and returns its
 // exit status.
 func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
@@ -55,7 +62,10 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	fmt.Fprintf(stderr, "caselink: %v\n", err)
 	var ue usageError
 	var le *caselib.Error
+	var fe failure
 	switch {
+	case errors.As(err, &fe):
+		return exitFailure
 	case errors.As(err, &ue), errors.As(err, &le), isFlagError(err):
 		return exitUsage
 	}

@@ -14,13 +14,8 @@ import (
 	"github.com/urfave/cli/v2"
 
 	"github.com/caselink/caselink/similarity"
+	"github.com/caselink/caselink/similarity/curate"
 )
-
-// defaultMatchMinScore is the lowest score match shows by default: below it
-// a hit shares little more than a common word with the paste (an unrelated
-// paste about a coffee machine scores 0.02 against the seeds; a real one
-// scores 0.15 or more).
-const defaultMatchMinScore = 0.05
 
 func matchCommand(env *env) *cli.Command {
 	return &cli.Command{
@@ -36,8 +31,8 @@ Examples:
    caselink match --cases cases.jsonl --queries alerts.jsonl --json   (batch: one JSON line per query)`,
 		Flags: []cli.Flag{
 			casesFlag, lenientFlag,
-			&cli.IntFlag{Name: "top", Aliases: []string{"n"}, Value: 5, Usage: "how many cases to show"},
-			&cli.Float64Flag{Name: "min-score", Value: defaultMatchMinScore, Usage: "hide cases scoring below this (0–1; batch mode: 0 unless given)"},
+			&cli.IntFlag{Name: "top", Aliases: []string{"n"}, Value: curate.MatchTop, Usage: "how many cases to show"},
+			&cli.Float64Flag{Name: "min-score", Value: curate.MatchMinScore, Usage: "hide cases scoring below this (0–1; batch mode: 0 unless given)"},
 			&cli.BoolFlag{Name: "json", Usage: "print JSON"},
 			&cli.BoolFlag{Name: "explain", Usage: "with --json: add each hit's stage and score parts"},
 			&cli.StringSliceFlag{Name: "org", Usage: "only cases of this organisation (repeatable)"},
@@ -65,8 +60,11 @@ type matchHit struct {
 }
 
 func (env *env) match(c *cli.Context) error {
-	if c.Int("top") < 1 {
-		return usagef("--top must be at least 1")
+	if err := curate.CheckTop("--top", c.Int("top")); err != nil {
+		return usageError{err}
+	}
+	if err := curate.CheckScore("--min-score", c.Float64("min-score")); err != nil {
+		return usageError{err}
 	}
 	filter := similarity.Filter{Orgs: c.StringSlice("org"), Domains: c.StringSlice("domain"),
 		Since: c.String("since"), Until: c.String("until")}

@@ -10,6 +10,7 @@ import (
 	"github.com/urfave/cli/v2"
 
 	"github.com/caselink/caselink/cmd/caselink/serve"
+	"github.com/caselink/caselink/similarity/curate"
 )
 
 func serveCommand(env *env) *cli.Command {
@@ -49,9 +50,9 @@ func (env *env) serve(c *cli.Context) error {
 	srv, err := serve.New(serve.Options{
 		Paths:          c.StringSlice("cases"),
 		Lenient:        c.Bool("lenient"),
-		MatchMinScore:  defaultMatchMinScore,
-		RelateMinScore: defaultRelateMinScore,
-		DupesThreshold: defaultDupesThreshold,
+		MatchMinScore:  curate.MatchMinScore,
+		RelateMinScore: curate.RelateMinScore,
+		DupesThreshold: curate.DupesThreshold,
 		PollInterval:   poll,
 		Log:            env.stderr,
 	})

@@ -234,6 +234,9 @@ func (e *fileEdit) prepare(seed maphash.Seed) (err error) {
 	if err != nil {
 		return asError(e.src, "cannot write related", err)
 	}
+	if err := writable(target, st); err != nil {
+		return &Error{File: e.src.display, Msg: "cannot write related: the file is read-only; make it writable (chmod u+w) first", Err: err}
+	}
 	tmp, err := os.CreateTemp(filepath.Dir(target), "."+filepath.Base(target)+".*.tmp")
 	if err != nil {
 		return asError(e.src, "cannot write related", err)
@@ -427,4 +430,20 @@ func syncDirs(edits []*fileEdit) {
 			d.Close()
 		}
 	}
+}
+
+// writable reports a file the user may not write: one without any write
+// permission bit (even for root, who could replace it, the bits say it is
+// not to be changed) or one this process cannot open for writing. The
+// rename that replaces a file needs only the folder to be writable, so
+// without this check a read-only file would be rewritten.
+func writable(path string, st fs.FileInfo) error {
+	if st.Mode().Perm()&0o222 == 0 {
+		return fs.ErrPermission
+	}
+	f, err := os.OpenFile(path, os.O_WRONLY, 0)
+	if err != nil {
+		return err
+	}
+	return f.Close()
 }

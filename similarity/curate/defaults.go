@@ -1,0 +1,44 @@
+package curate
+
+import "fmt"
+
+// The product defaults the CLI and the server share.
+const (
+	// MatchTop is how many hits match shows by default.
+	MatchTop = 5
+	// MatchMinScore is the lowest score match shows by default: below it a
+	// hit shares little more than a common word with the paste (an
+	// unrelated paste about a coffee machine scores 0.02 against the seeds;
+	// a real one scores 0.15 or more).
+	MatchMinScore = 0.05
+	// RelateTop is how many related cases relate links per case by default.
+	RelateTop = 5
+	// RelateMinScore is the lowest relate score (similarity with the mild
+	// date prior) linked by default: in the judged noisy library, the
+	// judged cases' neighbours scoring 0.125–0.175 are judged related 54%
+	// of the time, those scoring 0.075–0.125 only 15%. At 0.15 relate lists
+	// 82 links there, 70 of them judged (0.2 would list 28, all judged).
+	RelateMinScore = 0.15
+	// DupesThreshold is the dupes score (similarity discounted by the date
+	// prior) from which two cases are listed as probable duplicates: on the
+	// 2,503 GitBugs reports it lists 176 pairs for review, 11 of them among
+	// the 61 judged duplicates (0.3 lists 405 pairs with 20; 0.5, 94 with 5).
+	DupesThreshold = 0.4
+)
+
+// CheckScore reports a score bound outside [0, 1], naming it: every score
+// caselink gives is in [0, 1], so such a bound keeps everything or nothing.
+func CheckScore(name string, v float64) error {
+	if !(v >= 0 && v <= 1) { // also NaN
+		return fmt.Errorf("%s must be between 0 and 1, got %v", name, v)
+	}
+	return nil
+}
+
+// CheckTop reports a number of results that is not at least 1, naming it.
+func CheckTop(name string, k int) error {
+	if k < 1 {
+		return fmt.Errorf("%s must be at least 1, got %d", name, k)
+	}
+	return nil
+}
