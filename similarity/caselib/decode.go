@@ -175,7 +175,13 @@ func (d *caseDecoder) member(c *Case, name string) uint32 {
 		c.Org = d.str1("org")
 		return fOrg
 	case "date":
+		at := d.pos
 		c.Date = d.str1("date")
+		if c.Date != "" && d.typeErr == nil {
+			if err := CheckDate(c.Date); err != nil {
+				d.typeErr = &caseError{off: at, field: "date", msg: err.Error()}
+			}
+		}
 		return fDate
 	case "title":
 		c.Title = d.text("title")

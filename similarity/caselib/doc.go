@@ -31,6 +31,9 @@
 // Files must be UTF-8 (a leading byte order mark is allowed and kept) and
 // must hold at least one case; a folder must hold at least one case file.
 // Every case needs a non-empty string "id", unique across everything loaded.
+// A "date" must be YYYY, YYYY-MM or YYYY-MM-DD with a real month and day
+// (CheckDate): "June 2016" is an error, as caselink could not place it in
+// time.
 //
 // A Case holds only the fields caselink uses; each may be null or missing,
 // and each must otherwise have one of the types described on Case, or loading
