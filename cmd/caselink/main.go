@@ -84,8 +84,14 @@ func newApp(env *env) *cli.App {
 		Reader:               env.stdin,
 		Writer:               env.stdout,
 		ErrWriter:            env.stderr,
-		HideHelpCommand:      true,
 		EnableBashCompletion: false,
+		// Without a command, print the help; an unknown command is bad usage.
+		Action: func(c *cli.Context) error {
+			if c.Args().Present() {
+				return usagef("unknown command %q; run caselink --help for the list", c.Args().First())
+			}
+			return cli.ShowAppHelp(c)
+		},
 		ExitErrHandler:       func(*cli.Context, error) {},
 		OnUsageError: func(c *cli.Context, err error, isSub bool) error {
 			return usageError{err}
@@ -99,6 +105,14 @@ func newApp(env *env) *cli.App {
 			evalCommand(env),
 			serveCommand(env),
 			benchCommand(env),
+			{
+				Name:  "version",
+				Usage: "print the caselink version",
+				Action: func(c *cli.Context) error {
+					fmt.Fprintf(env.stdout, "caselink version %s\n", version)
+					return nil
+				},
+			},
 		},
 	}
 	for _, c := range app.Commands {
@@ -107,11 +121,10 @@ func newApp(env *env) *cli.App {
 	return app
 }
 
-// isFlagError reports whether err comes from flag parsing in urfave/cli.
+// isFlagError reports whether err comes from urfave/cli itself: flag
+// parsing, or help for a command that does not exist. caselink's own code
+// never returns a cli.ExitCoder.
 func isFlagError(err error) bool {
 	var ec cli.ExitCoder
-	if errors.As(err, &ec) {
-		return ec.ExitCode() == exitUsage
-	}
-	return false
+	return errors.As(err, &ec)
 }
