@@ -92,7 +92,7 @@ func newApp(env *env) *cli.App {
 			}
 			return cli.ShowAppHelp(c)
 		},
-		ExitErrHandler:       func(*cli.Context, error) {},
+		ExitErrHandler: func(*cli.Context, error) {},
 		OnUsageError: func(c *cli.Context, err error, isSub bool) error {
 			return usageError{err}
 		},
