@@ -124,11 +124,13 @@ type DupesAnswer struct {
 	Pairs     []DupePair `json:"pairs"`
 }
 
-// Health is the answer of GET /healthz. OK is true while the server
-// answers; LastError is the error of the last failed reload (null when the
-// last load succeeded), during which the previous index keeps serving.
+// Health is the answer of GET /healthz, always with status 200 while the
+// server answers. Status is "ok", or "degraded" when the last reload failed:
+// LastError is its error (null when the last load succeeded), and the
+// previous index keeps serving, so OK is false until a reload succeeds.
 type Health struct {
 	OK          bool    `json:"ok"`
+	Status      string  `json:"status"` // "ok" or "degraded"
 	Cases       int     `json:"cases"`
 	LoadedAt    string  `json:"loaded_at"` // RFC 3339, UTC
 	Library     string  `json:"library"`

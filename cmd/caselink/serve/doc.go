@@ -23,7 +23,7 @@
 //	GET  /api/cases/{id}/related   {"hits":[…]}: the cases most similar to it
 //	GET  /api/dupes                {"threshold","total","offset","pairs":[…]}: probable duplicates with
 //	                               evidence, most similar first (?offset=&limit=, 100 a page)
-//	GET  /healthz                  {"ok","cases","loaded_at","library","reloads","last_error"}
+//	GET  /healthz                  {"ok","status","cases","loaded_at","library","reloads","last_error"}; status "degraded" and ok false after a failed reload
 //
 // The answers are the exported types of this package ([MatchRequest],
 // [HitList], [CaseView], [DupesAnswer], [Health]) encoded as JSON.

@@ -260,7 +260,7 @@ func (s *Server) Serve(ctx context.Context, ln net.Listener) error {
 // health returns the numbers /healthz shows.
 func (s *Server) health() Health {
 	snap := s.cur.Load()
-	h := Health{OK: true, Cases: snap.ix.Len(), LoadedAt: snap.loadedAt.UTC().Format(time.RFC3339), Library: "embedded seeds"}
+	h := Health{OK: true, Status: "ok", Cases: snap.ix.Len(), LoadedAt: snap.loadedAt.UTC().Format(time.RFC3339), Library: "embedded seeds"}
 	if len(s.opts.Paths) > 0 {
 		h.Library = strings.Join(s.opts.Paths, ", ")
 	}
@@ -268,6 +268,7 @@ func (s *Server) health() Health {
 	if s.lastErr != "" {
 		e, at := s.lastErr, s.lastErrAt.UTC().Format(time.RFC3339)
 		h.LastError, h.LastErrorAt = &e, &at
+		h.OK, h.Status = false, "degraded"
 	}
 	h.Reloads = s.reloads
 	s.errMu.Unlock()
