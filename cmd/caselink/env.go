@@ -48,6 +48,9 @@ func (e *env) loadLibrary(c *cli.Context) (*caselib.Library, error) {
 			fmt.Fprintf(e.stderr, "caselink: warning: skipped: %v\n", err)
 		},
 	})
+	if caselib.IsNotCaseFile(err) {
+		return nil, fmt.Errorf("%w; or skip it with --lenient", err)
+	}
 	if err != nil {
 		return nil, err
 	}

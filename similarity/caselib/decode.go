@@ -122,6 +122,43 @@ func (d *caseDecoder) decodeCase(data []byte, pos int, what string) (c *Case, ce
 	return c, nil
 }
 
+// caseList returns the bounds of the elements of the JSON list at data[pos:]
+// (after optional whitespace), a file that holds a list of cases; only
+// whitespace may follow the list. The elements are checked to be valid
+// JSON, not yet to be cases.
+func (d *caseDecoder) caseList(data []byte, pos int) (spans [][2]int, cerr *caseError) {
+	d.data, d.pos, d.depth, d.end = data, pos, 0, "file"
+	var serr *syntaxError
+	func() {
+		defer catch(&serr)
+		d.ws()
+		d.enter()
+		d.pos++ // '['
+		d.ws()
+		if d.peek() == ']' {
+			d.pos++
+		} else {
+			for {
+				d.ws()
+				start := d.pos
+				d.skip()
+				spans = append(spans, [2]int{start, d.pos})
+				if !d.next(']') {
+					break
+				}
+			}
+		}
+		d.ws()
+		if d.pos < len(d.data) {
+			d.fail(d.pos, "unexpected data after the list of cases")
+		}
+	}()
+	if serr != nil {
+		return nil, &caseError{off: serr.off, syntax: true, msg: serr.msg}
+	}
+	return spans, nil
+}
+
 // wrongType records a type error for the value at pos (the first one wins)
 // and skips the value.
 func (d *caseDecoder) wrongType(p fieldPath, expected string) {

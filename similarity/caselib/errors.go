@@ -23,6 +23,16 @@ type Error struct {
 	Msg   string    // what is wrong
 	Other *Location // for a duplicate id: where the id was seen first
 	Err   error     // underlying error (e.g. from the file system), if any
+
+	notCase bool // the file holds no JSON at all (see IsNotCaseFile)
+}
+
+// IsNotCaseFile reports whether err is about a file that is not a case file
+// at all (it does not begin with '{' or '['), such as a README among the
+// case files; lenient loading skips such a file.
+func IsNotCaseFile(err error) bool {
+	var e *Error
+	return errors.As(err, &e) && e.notCase
 }
 
 // Error returns the one-line message.

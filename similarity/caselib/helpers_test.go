@@ -157,7 +157,7 @@ func refCase(t testing.TB, b []byte) *Case {
 // sameModel compares the decoded fields of two cases (not Loc).
 func sameModel(a, b *Case) bool {
 	x, y := *a, *b
-	x.Loc, y.Loc, x.src, y.src = Location{}, Location{}, nil, nil
+	x.Loc, y.Loc, x.src, y.src, x.elem, y.elem = Location{}, Location{}, nil, nil, 0, 0
 	return reflect.DeepEqual(x, y)
 }
 

@@ -46,9 +46,11 @@ const (
 // never holds the file's bytes.
 type fileState struct {
 	display string // as the user named it
+	root    string // the folder given to Load that holds the file ("" when named itself)
 	path    string // OS path ("" unless kind == srcFile)
 	kind    srcKind
-	lines   bool // read as JSON Lines (else: the whole file is one case)
+	lines   bool // read as JSON Lines (else: the whole file is one case, or a list of them)
+	list    bool // the whole file is a JSON list of cases
 	size    int64
 	mtime   time.Time
 	hash    uint64 // maphash of the content, with the library's seed
@@ -132,14 +134,18 @@ func (p *loader) loadPath(name string) bool {
 		return p.fail(nil, &Error{File: name, Msg: "cannot read", Err: err}, true)
 	}
 	if !info.IsDir() {
-		return p.readFile(name, name)
+		return p.readFile(name, name, "")
+	}
+	ignore, ierr := readIgnore(name)
+	if ierr != nil {
+		return p.fail(nil, ierr, true)
 	}
 	found := 0
 	err = filepath.WalkDir(name, func(fpath string, d fs.DirEntry, err error) error {
 		if err != nil {
 			return err
 		}
-		if fpath != name && strings.HasPrefix(d.Name(), ".") {
+		if fpath != name && (strings.HasPrefix(d.Name(), ".") || ignore.match(name, fpath)) {
 			if d.IsDir() {
 				return filepath.SkipDir
 			}
@@ -157,7 +163,7 @@ func (p *loader) loadPath(name string) bool {
 			return nil
 		}
 		found++
-		if !p.readFile(fpath, fpath) {
+		if !p.readFile(fpath, fpath, name) {
 			return errStop
 		}
 		return nil
@@ -180,9 +186,17 @@ func (p *loader) loadPath(name string) bool {
 
 var errStop = errors.New("stop")
 
-// readFile feeds one named file.
-func (p *loader) readFile(display, name string) bool {
-	src := &fileState{display: display, path: name}
+// readFile feeds one named file, found in the folder root ("" when the file
+// was named itself). A file already read (a path given twice, or a file
+// given beside its folder) is not read again.
+func (p *loader) readFile(display, name, root string) bool {
+	if abs, err := filepath.Abs(name); err == nil {
+		if p.read[abs] {
+			return true
+		}
+		p.read[abs] = true
+	}
+	src := &fileState{display: display, path: name, root: root}
 	f, err := os.Open(name)
 	if err != nil {
 		return p.fail(nil, &Error{File: display, Msg: "cannot read", Err: err}, true)
@@ -215,6 +229,7 @@ func load(opts LoadOptions, feed func(p *loader)) (*Library, error) {
 		order: make(chan *job, 2*workers+2),
 		stop:  make(chan struct{}),
 		free:  make(chan []byte, 3*workers+4),
+		read:  make(map[string]bool),
 	}
 	for range workers {
 		go p.worker()

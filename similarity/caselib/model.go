@@ -81,7 +81,8 @@ type Case struct {
 	// Loc says where the case was read from.
 	Loc Location
 
-	src *fileState // the file the case came from; nil for hand-made cases
+	src  *fileState // the file the case came from; nil for hand-made cases
+	elem int        // its position in the file's list, when the file is a JSON list of cases
 }
 
 // Library is a set of loaded cases.
