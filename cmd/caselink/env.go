@@ -13,6 +13,7 @@ import (
 
 	"github.com/caselink/caselink/similarity"
 	"github.com/caselink/caselink/similarity/caselib"
+	"github.com/caselink/caselink/similarity/curate"
 )
 
 // env is what a command reads and writes: the process's streams, or a
@@ -69,6 +70,7 @@ func (e *env) buildIndex(c *cli.Context) (*caselib.Library, *similarity.Index, e
 	if err != nil {
 		return nil, nil, err
 	}
+	e.warnLinks(curate.CheckLinks(lib.Cases, lib.ByID))
 	p := e.newProgress("indexing", len(lib.Cases))
 	ix, err := similarity.BuildProgress(lib.Cases, similarity.DefaultConfig(), p.update)
 	if err != nil {

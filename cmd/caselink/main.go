@@ -105,6 +105,7 @@ func newApp(env *env) *cli.App {
 			evalCommand(env),
 			serveCommand(env),
 			benchCommand(env),
+			checkCommand(env),
 			{
 				Name:  "version",
 				Usage: "print the caselink version",

@@ -71,3 +71,18 @@ func TestProposeLinks(t *testing.T) {
 		}
 	}
 }
+
+func TestCheckLinks(t *testing.T) {
+	a := &caselib.Case{ID: "A", Related: []string{"B", "A", "NO", "B"}}
+	b := &caselib.Case{ID: "B", Related: []string{"A"}}
+	byID := map[string]*caselib.Case{"A": a, "B": b}
+	got := CheckLinks([]*caselib.Case{a, b}, func(id string) *caselib.Case { return byID[id] })
+	var kinds []string
+	for _, p := range got {
+		kinds = append(kinds, p.Case.ID+":"+p.Link+":"+p.Kind)
+	}
+	want := []string{"A:A:self", "A:NO:dangling", "A:B:repeated"}
+	if !slices.Equal(kinds, want) {
+		t.Errorf("CheckLinks = %v, want %v", kinds, want)
+	}
+}
