@@ -66,6 +66,9 @@ func (env *env) match(c *cli.Context) error {
 	if err := curate.CheckScore("--min-score", c.Float64("min-score")); err != nil {
 		return usageError{err}
 	}
+	if c.Bool("explain") && !c.Bool("json") {
+		return usagef("--explain adds to the JSON output: give --json too")
+	}
 	filter := similarity.Filter{Orgs: c.StringSlice("org"), Domains: c.StringSlice("domain"),
 		Since: c.String("since"), Until: c.String("until")}
 	if err := filter.Validate(); err != nil {
@@ -88,6 +91,9 @@ func (env *env) match(c *cli.Context) error {
 	_, ix, err := env.buildIndex(c)
 	if err != nil {
 		return err
+	}
+	if len(ix.Analyzer().Analyze(text)) == 0 {
+		return usagef("nothing to match: the paste has no word caselink uses (caselink analyze shows the terms of a text)")
 	}
 	res := ix.Match(similarity.Query{Text: text, K: c.Int("top"), MinScore: c.Float64("min-score"), Filter: filter})
 	hits := make([]matchHit, len(res.Hits))
@@ -116,7 +122,11 @@ func (env *env) pasteText(c *cli.Context) (string, error) {
 	args := c.Args().Slice()
 	fromStdin := len(args) == 0 || (len(args) == 1 && args[0] == "-")
 	if !fromStdin {
-		return strings.Join(args, " "), nil
+		text := strings.Join(args, " ")
+		if strings.TrimSpace(text) == "" {
+			return "", usagef("nothing to match: TEXT is blank")
+		}
+		return text, nil
 	}
 	for _, p := range c.StringSlice("cases") {
 		if p == "-" {
@@ -172,6 +182,7 @@ type batchQuery struct {
 	ID         string   `json:"id"`
 	Text       string   `json:"text"`
 	Candidates []string `json:"candidates"`
+	line       int
 }
 
 type batchAnswer struct {
@@ -184,6 +195,21 @@ func (env *env) matchBatch(c *cli.Context, ix *similarity.Index, path string, fi
 	qs, err := readBatch(path)
 	if err != nil {
 		return err
+	}
+	for _, q := range qs {
+		if strings.TrimSpace(q.Text) == "" {
+			fmt.Fprintf(env.stderr, "caselink: warning: %s:%d: query %q has no \"text\": it gets no hits\n", path, q.line, q.ID)
+		}
+		var unknown []string
+		for _, id := range q.Candidates {
+			if _, ok := ix.Lookup(id); !ok {
+				unknown = append(unknown, id)
+			}
+		}
+		if len(unknown) > 0 {
+			fmt.Fprintf(env.stderr, "caselink: warning: %s:%d: query %q: %d candidate(s) name no case of the library and are left out: %s\n",
+				path, q.line, q.ID, len(unknown), strings.Join(unknown, ", "))
+		}
 	}
 	// Batch mode feeds evaluation and triage lists: unless --min-score is
 	// given, every hit up to --top is returned, and a query with candidates
@@ -261,6 +287,7 @@ func readBatch(path string) ([]batchQuery, error) {
 			return nil, usagef("%s:%d: query id %q already used on line %d", path, line, q.ID, prev)
 		}
 		seen[q.ID] = line
+		q.line = line
 		qs = append(qs, q)
 	}
 	if err := sc.Err(); err != nil {
