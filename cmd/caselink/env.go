@@ -92,7 +92,12 @@ func color(w io.Writer) bool {
 	return isTerminal(w) && os.Getenv("NO_COLOR") == ""
 }
 
-// width returns the width to cut lines of w to: the terminal's, $COLUMNS, or 100.
+// noCut is the width of output that is not cut.
+const noCut = 1 << 30
+
+// width returns the width to cut lines of w to: the terminal's; else
+// $COLUMNS when set (above 20); else, for output to a pipe or a file, no cut
+// at all, so that nothing is lost to grep or a file.
 func width(w io.Writer) int {
 	if f, ok := w.(*os.File); ok {
 		if cols, _, err := term.GetSize(int(f.Fd())); err == nil && cols > 20 {
@@ -102,7 +107,7 @@ func width(w io.Writer) int {
 	if n, err := strconv.Atoi(os.Getenv("COLUMNS")); err == nil && n > 20 {
 		return n
 	}
-	return 100
+	return noCut
 }
 
 // cut shortens s to at most n characters, ending with "…" when cut.

@@ -34,7 +34,7 @@ Examples:
 			&cli.IntFlag{Name: "top", Aliases: []string{"n"}, Value: curate.MatchTop, Usage: "how many cases to show"},
 			&cli.Float64Flag{Name: "min-score", Value: curate.MatchMinScore, Usage: "hide cases scoring below this (0–1; batch mode: 0 unless given)"},
 			&cli.BoolFlag{Name: "json", Usage: "print JSON"},
-			&cli.BoolFlag{Name: "explain", Usage: "with --json: add each hit's stage and score parts"},
+			&cli.BoolFlag{Name: "explain", Usage: "with --json: add each hit's stage, its largest score parts and the rest, and the score per view"},
 			&cli.StringSliceFlag{Name: "org", Usage: "only cases of this organisation (repeatable)"},
 			&cli.StringSliceFlag{Name: "domain", Usage: "only cases with this domain tag, e.g. kubernetes (repeatable)"},
 			&cli.StringFlag{Name: "since", Usage: "only cases dated on or after `DATE` (YYYY, YYYY-MM or YYYY-MM-DD)"},
@@ -103,8 +103,7 @@ func (env *env) match(c *cli.Context) error {
 		hits[i] = matchHit{Rank: i + 1, ID: h.ID, Score: round(h.Score), Date: cs.Date, Org: cs.Org,
 			Title: cs.Title.EN, URL: cs.URL, Why: ex.Why(6)}
 		if c.Bool("explain") {
-			ex.Score = round(ex.Score)
-			hits[i].Explain = &ex
+			hits[i].Explain = explainJSON(ex)
 			hits[i].Stage = h.Stage
 		}
 	}
@@ -234,8 +233,7 @@ func (env *env) matchBatch(c *cli.Context, ix *similarity.Index, path string, fi
 					ex := ix.ExplainMatch(res, h)
 					mh := matchHit{ID: h.ID, Score: round(h.Score), Why: ex.Why(6)}
 					if c.Bool("explain") {
-						ex.Score = round(ex.Score)
-						mh.Explain, mh.Stage = &ex, h.Stage
+						mh.Explain, mh.Stage = explainJSON(ex), h.Stage
 					}
 					a.Hits = append(a.Hits, mh)
 				}
@@ -294,6 +292,24 @@ func readBatch(path string) ([]batchQuery, error) {
 		return nil, fmt.Errorf("%s: %w", path, err)
 	}
 	return qs, nil
+}
+
+// explainParts is how many score parts --explain lists per hit; the others
+// are summed in rest_parts and rest_score.
+const explainParts = 12
+
+// explainJSON returns a hit's explanation as --explain prints it: its
+// largest parts and the remainder, every number rounded like the scores.
+func explainJSON(ex similarity.Explanation) *similarity.Explanation {
+	ex = ex.Top(explainParts)
+	ex.Score, ex.Query, ex.Expand, ex.RestScore = round(ex.Score), round(ex.Query), round(ex.Expand), round(ex.RestScore)
+	for i := range ex.Parts {
+		ex.Parts[i].Score = round(ex.Parts[i].Score)
+	}
+	for i := range ex.Views {
+		ex.Views[i] = round(ex.Views[i])
+	}
+	return &ex
 }
 
 // round keeps 4 decimals: enough to rank by, stable to print.
