@@ -35,22 +35,66 @@ var lenientFlag = &cli.BoolFlag{
 	Usage: "skip bad cases with a warning instead of stopping at the first",
 }
 
+// maxCaseFlag is --max-case-size, added to every command that has --lenient.
+var maxCaseFlag = &cli.StringFlag{
+	Name:  "max-case-size",
+	Value: "4MiB",
+	Usage: "refuse a case larger than `SIZE` of JSON (e.g. 16MiB; 0 for no limit)",
+}
+
+// parseSize reads a size such as 4194304, 512KiB, 16MiB, 1GiB (K, KB, M,
+// MB, G, GB are taken as powers of 1024 too).
+func parseSize(s string) (int64, error) {
+	t := strings.TrimSpace(s)
+	mult := int64(1)
+	for _, u := range []struct {
+		suffix string
+		mult   int64
+	}{{"KiB", 1 << 10}, {"MiB", 1 << 20}, {"GiB", 1 << 30}, {"KB", 1 << 10}, {"MB", 1 << 20}, {"GB", 1 << 30},
+		{"K", 1 << 10}, {"M", 1 << 20}, {"G", 1 << 30}, {"B", 1}} {
+		if rest, ok := strings.CutSuffix(t, u.suffix); ok {
+			t, mult = strings.TrimSpace(rest), u.mult
+			break
+		}
+	}
+	n, err := strconv.ParseFloat(t, 64)
+	if err != nil || n < 0 || n*float64(mult) > 1<<50 {
+		return 0, fmt.Errorf("--max-case-size: want a size such as 16MiB, got %q", s)
+	}
+	return int64(n * float64(mult)), nil
+}
+
 // loadLibrary reads the library named by --cases, or the embedded seeds.
 func (e *env) loadLibrary(c *cli.Context) (*caselib.Library, error) {
+	maxCase := int64(0) // the default
+	if c.IsSet("max-case-size") {
+		n, err := parseSize(c.String("max-case-size"))
+		if err != nil {
+			return nil, usageError{err}
+		}
+		maxCase = n
+		if n == 0 {
+			maxCase = -1 // no limit
+		}
+	}
 	paths := c.StringSlice("cases")
 	if len(paths) == 0 {
 		return caselib.LoadSeeds()
 	}
 	lenient := c.Bool("lenient")
 	lib, err := caselib.Load(paths, caselib.LoadOptions{
-		Lenient: lenient,
-		Stdin:   e.stdin,
+		Lenient:      lenient,
+		MaxCaseBytes: maxCase,
+		Stdin:        e.stdin,
 		Warn: func(err error) {
 			fmt.Fprintf(e.stderr, "caselink: warning: skipped: %v\n", err)
 		},
 	})
 	if caselib.IsNotCaseFile(err) {
 		return nil, fmt.Errorf("%w; or skip it with --lenient", err)
+	}
+	if caselib.IsTooLarge(err) {
+		return nil, fmt.Errorf("%w (raise the limit with --max-case-size, or skip it with --lenient)", err)
 	}
 	if err != nil {
 		return nil, err

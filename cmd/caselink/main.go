@@ -15,6 +15,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"slices"
 
 	"github.com/urfave/cli/v2"
 
@@ -118,6 +119,9 @@ func newApp(env *env) *cli.App {
 	}
 	for _, c := range app.Commands {
 		c.OnUsageError = app.OnUsageError
+		if slices.Contains(c.Flags, cli.Flag(lenientFlag)) {
+			c.Flags = append(c.Flags, maxCaseFlag)
+		}
 	}
 	return app
 }

@@ -3,6 +3,7 @@ package caselib
 import (
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 )
 
@@ -62,6 +63,41 @@ func TestListFileErrors(t *testing.T) {
 		_, err := Load([]string{path}, LoadOptions{})
 		if err == nil || err.Error() != filepath.Join(dir, tc.want) {
 			t.Errorf("%s: error %v, want %s", name, err, filepath.Join(dir, tc.want))
+		}
+	}
+}
+
+// A case over MaxCaseBytes is an error naming its place, whatever the
+// layout; a list is limited per element, not as a whole.
+func TestMaxCaseBytes(t *testing.T) {
+	dir := t.TempDir()
+	long := `{"id": "BIG", "summary": "` + strings.Repeat("x", 300) + `"}`
+	files := map[string]string{
+		"a.jsonl": `{"id": "S-1"}` + "\n" + long + "\n",
+		"b.json":  long,
+		"c.json":  "[\n" + long + "\n]",
+		"d.json":  `[{"id": "L-1"}, {"id": "L-2"}, {"id": "L-3"}, {"id": "L-4"}, {"id": "L-5"}, {"id": "L-6"}, {"id": "L-7"}, {"id": "L-8"}, {"id": "L-9"}, {"id": "L-10"}, {"id": "L-11"}, {"id": "L-12"}, {"id": "L-13"}, {"id": "L-14"}, {"id": "L-15"}, {"id": "L-16"}, {"id": "L-17"}, {"id": "L-18"}, {"id": "L-19"}, {"id": "L-20"}]`, // 320 bytes
+	}
+	want := map[string]string{
+		"a.jsonl": "a.jsonl:2: case is 328 bytes, over the limit of 200 bytes per case",
+		"b.json":  "b.json:1: case is 328 bytes, over the limit of 200 bytes per case", // one line: read as JSON Lines
+		"c.json":  "c.json:2: case is 328 bytes, over the limit of 200 bytes per case",
+		"d.json":  "",
+	}
+	for name, body := range files {
+		path := filepath.Join(dir, name)
+		if err := os.WriteFile(path, []byte(body), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		_, err := Load([]string{path}, LoadOptions{MaxCaseBytes: 200})
+		switch {
+		case want[name] == "" && err != nil:
+			t.Errorf("%s: %v", name, err)
+		case want[name] != "" && (err == nil || err.Error() != filepath.Join(dir, want[name]) || !IsTooLarge(err)):
+			t.Errorf("%s: error %v, want %s", name, err, want[name])
+		}
+		if _, err := Load([]string{path}, LoadOptions{MaxCaseBytes: -1}); err != nil {
+			t.Errorf("%s without a limit: %v", name, err)
 		}
 	}
 }

@@ -192,7 +192,18 @@ func (p *loader) readStream(src *fileState, r io.Reader, lines bool, sizeHint in
 	src.lines = lines
 
 	if !lines { // one JSON value: read it all
-		for !eof {
+		limit := p.opts.maxCase()
+		if t[0] == '[' {
+			limit = -1 // a list: each element is checked
+		}
+		for {
+			if limit >= 0 && int64(len(buf)) > limit {
+				p.putBuf(buf)
+				return p.fail(src, tooLarge(src.display, 0, max(size, sizeHint), limit), false)
+			}
+			if eof {
+				break
+			}
 			if err := fill(); err != nil {
 				return readErr(err)
 			}
@@ -331,6 +342,10 @@ func (p *loader) decodeLines(d *caseDecoder, j *job) {
 		if blank(l[start:], false) {
 			continue
 		}
+		if max := p.opts.maxCase(); max >= 0 && int64(len(l)) > max {
+			j.out = append(j.out, result{err: tooLarge(j.src.display, ln, int64(len(l)), max)})
+			continue
+		}
 		if !utf8.Valid(l) {
 			j.out = append(j.out, result{err: notUTF8(j.src, l, ln), file: true})
 			return
@@ -402,6 +417,11 @@ func (p *loader) decodeList(d *caseDecoder, j *job, data []byte, start int) {
 		return
 	}
 	for i, sp := range spans {
+		if max := p.opts.maxCase(); max >= 0 && int64(sp[1]-sp[0]) > max {
+			line, _ := position(data, sp[0])
+			j.out = append(j.out, result{err: tooLarge(j.src.display, line, int64(sp[1]-sp[0]), max)})
+			continue
+		}
 		c, ce := d.decodeCase(data[:sp[1]], sp[0], "file")
 		if ce != nil {
 			line, col := position(data, ce.off)
