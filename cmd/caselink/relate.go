@@ -23,6 +23,9 @@ only with --replace), and ends with "N to add, M to remove". With --write it wri
 the case files, changing nothing but the "related" values. Links already present are kept
 unless --replace; running --write twice changes nothing the second time.
 
+--symmetric adds the back-link of every link, on top of --top: a case many others link to
+can get more than --top links.
+
 --only ID (repeatable) and --new (the cases whose related list is empty) link just those
 cases, and add a back-link to each case they are linked to: the step after writing one new
 post-mortem, which leaves every other link of the library as it is.

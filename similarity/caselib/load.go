@@ -34,9 +34,10 @@ type LoadOptions struct {
 	MaxCaseBytes int64
 }
 
-// DefaultMaxCaseBytes is the default per-case size limit: 4 MiB, a hundred
-// times the largest real post-mortem seen, while a runaway case (a log pasted
-// whole: 47 MB took 13–18 s and 3.1 GB to index) is stopped early.
+// DefaultMaxCaseBytes is the default per-case size limit: 4 MiB, over ten
+// times the largest case of the 6,854 real incidents (0.3 MB), while a
+// runaway case (a log pasted whole: 47 MB took 13–18 s and 3.1 GB to index)
+// is stopped early.
 const DefaultMaxCaseBytes = 4 << 20
 
 // maxCase returns the limit in force, or -1 for none.
