@@ -3,6 +3,7 @@ package main
 import (
 	"bufio"
 	"fmt"
+	"math"
 	"slices"
 
 	"github.com/urfave/cli/v2"
@@ -39,7 +40,7 @@ Examples:
 		Flags: []cli.Flag{
 			casesFlag, lenientFlag,
 			&cli.IntFlag{Name: "top", Aliases: []string{"n"}, Value: curate.RelateTop, Usage: "how many related cases per case (--symmetric back-links come on top of it)"},
-			&cli.Float64Flag{Name: "min-score", Value: curate.RelateMinScore, Usage: "link only cases scoring at least this (0–1)"},
+			&cli.Float64Flag{Name: "min-score", Value: curate.RelateMinScore, Usage: "link only cases scoring at least this (0–1); at the default, 80–90% of links are judged related, in libraries of 4 to 6,900 cases; links just under it, about half"},
 			&cli.BoolFlag{Name: "write", Usage: "write the links into the case files"},
 			&cli.BoolFlag{Name: "replace", Usage: "replace existing links instead of keeping them (the dry run lists the removals)"},
 			&cli.BoolFlag{Name: "symmetric", Usage: "make every link two-way"},
@@ -144,7 +145,13 @@ func (env *env) relate(c *cli.Context) error {
 	if c.Bool("json") {
 		return writeJSON(env.stdout, out)
 	}
-	return env.printLinks(ix, out)
+	if err := env.printLinks(ix, out); err != nil {
+		return err
+	}
+	if out.Add == 0 {
+		env.noLinkHint(ix, found, policy, minScore)
+	}
+	return nil
 }
 
 // relateReport lists the subject cases and every case whose related list
@@ -173,6 +180,36 @@ func nonNil(s []string) []string {
 		return []string{}
 	}
 	return s
+}
+
+// noLinkHint tells, when the search found no link at all, what the best
+// pair scored, so that a user of a small library sees why relate proposes
+// nothing and what --min-score would show it.
+func (env *env) noLinkHint(ix *similarity.Index, found [][]similarity.Hit, p curate.LinkPolicy, minScore float64) {
+	for _, hits := range found {
+		if len(hits) > 0 {
+			return
+		}
+	}
+	subjects := p.Only
+	if subjects == nil {
+		subjects = make([]int, ix.Len())
+		for d := range subjects {
+			subjects[d] = d
+		}
+	}
+	best, a, b := 0.0, "", ""
+	for _, d := range subjects {
+		if h := ix.Related(d, 1, 0); len(h) > 0 && (h[0].Score > best || a == "") {
+			best, a, b = h[0].Score, ix.Case(d).ID, h[0].ID
+		}
+	}
+	if a == "" {
+		return
+	}
+	fmt.Fprintf(env.stderr, "caselink: no pair scores --min-score %.2f or more; the best, %s ~ %s, scores %.2f "+
+		"(give --min-score %.2f to see it; links under the default are right about half the time)\n",
+		minScore, a, b, best, math.Floor(best*100)/100)
 }
 
 func (env *env) printLinks(ix *similarity.Index, out relateOutput) error {
