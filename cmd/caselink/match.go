@@ -28,17 +28,20 @@ past cases with a score (0–1) and why they matched.
 Examples:
    caselink match "pods OOMKilled after rollout, only new pods get traffic"
    pbpaste | caselink match --cases ./library --top 3
+   caselink match --cases ./library --like IL-0191 --long   (more like this case)
    caselink match --cases cases.jsonl --queries alerts.jsonl --json   (batch: one JSON line per query)`,
 		Flags: []cli.Flag{
 			casesFlag, lenientFlag,
 			&cli.IntFlag{Name: "top", Aliases: []string{"n"}, Value: curate.MatchTop, Usage: "how many cases to show"},
 			&cli.Float64Flag{Name: "min-score", Value: curate.MatchMinScore, Usage: "hide cases scoring below this (0–1; batch mode: 0 unless given)"},
 			&cli.BoolFlag{Name: "json", Usage: "print JSON"},
+			&cli.BoolFlag{Name: "long", Aliases: []string{"l"}, Usage: "also show what fixed each case (its first remediation steps) and how long it took"},
 			&cli.BoolFlag{Name: "explain", Usage: "with --json: add each hit's stage, its largest score parts and the rest, and the score per view"},
 			&cli.StringSliceFlag{Name: "org", Usage: "only cases of this organisation (repeatable)"},
 			&cli.StringSliceFlag{Name: "domain", Usage: "only cases with this domain tag, e.g. kubernetes (repeatable)"},
 			&cli.StringFlag{Name: "since", Usage: "only cases dated on or after `DATE` (YYYY, YYYY-MM or YYYY-MM-DD)"},
 			&cli.StringFlag{Name: "until", Usage: "only cases dated on or before `DATE`"},
+			&cli.StringFlag{Name: "like", Usage: "instead of a paste, find the cases most like the case `ID` (scored as relate scores them)"},
 			&cli.StringFlag{Name: "queries", Usage: "batch mode: JSON Lines `FILE` of {\"id\",\"text\"[,\"candidates\"]}; prints one JSON line per query"},
 		},
 		Action: func(c *cli.Context) error { return env.match(c) },
@@ -55,6 +58,10 @@ type matchHit struct {
 	Title   string                  `json:"title,omitempty"`
 	URL     string                  `json:"url,omitempty"`
 	Why     []string                `json:"why"`
+	// Remediation is what fixed the case (the first line of its first
+	// steps), ResolvedAfter how long it took ("25m"), when the case says.
+	Remediation   []string `json:"remediation,omitempty"`
+	ResolvedAfter string   `json:"resolved_after,omitempty"`
 	Explain *similarity.Explanation `json:"explain,omitempty"`
 	Stage   string                  `json:"stage,omitempty"`
 }
@@ -84,6 +91,16 @@ func (env *env) match(c *cli.Context) error {
 		}
 		return env.matchBatch(c, ix, qf, filter)
 	}
+	if id := c.String("like"); c.IsSet("like") {
+		if c.Args().Present() {
+			return usagef("give either --like ID or TEXT, not both")
+		}
+		_, ix, err := env.buildIndex(c)
+		if err != nil {
+			return err
+		}
+		return env.matchLike(c, ix, id, filter)
+	}
 	text, err := env.pasteText(c)
 	if err != nil {
 		return err
@@ -101,7 +118,8 @@ func (env *env) match(c *cli.Context) error {
 		cs := ix.Case(h.Doc)
 		ex := ix.ExplainMatch(res, h)
 		hits[i] = matchHit{Rank: i + 1, ID: h.ID, Score: round(h.Score), Date: cs.Date, Org: cs.Org,
-			Title: cs.Title.EN, URL: cs.URL, Why: ex.Why(6)}
+			Title: cs.Title.EN, URL: cs.URL, Why: ex.Why(6),
+			Remediation: curate.Remedy(cs, curate.RemedyLines), ResolvedAfter: cs.ResolvedAfter}
 		if c.Bool("explain") {
 			hits[i].Explain = explainJSON(ex)
 			hits[i].Stage = h.Stage
@@ -112,7 +130,46 @@ func (env *env) match(c *cli.Context) error {
 			Hits []matchHit `json:"hits"`
 		}{hits})
 	}
-	return env.printHits(hits)
+	return env.printHits(hits, c.Bool("long"))
+}
+
+// matchLike prints the cases most like the case id, best first, filtered.
+func (env *env) matchLike(c *cli.Context, ix *similarity.Index, id string, filter similarity.Filter) error {
+	d, ok := ix.Lookup(id)
+	if !ok {
+		return usagef("--like: no case with id %q in the library", id)
+	}
+	top := c.Int("top")
+	k := top
+	if !filter.IsZero() {
+		k = ix.Len() // filter after ranking; Related clamps k
+	}
+	var hits []matchHit
+	for _, h := range ix.Related(d, k, c.Float64("min-score")) {
+		cs := ix.Case(h.Doc)
+		if !filter.Keep(cs) {
+			continue
+		}
+		if len(hits) == top {
+			break
+		}
+		hits = append(hits, matchHit{Rank: len(hits) + 1, ID: h.ID, Score: round(h.Score), Date: cs.Date, Org: cs.Org,
+			Title: cs.Title.EN, URL: cs.URL, Why: ix.ExplainPair(d, h.Doc).Why(6),
+			Remediation: curate.Remedy(cs, curate.RemedyLines), ResolvedAfter: cs.ResolvedAfter})
+	}
+	if c.Bool("json") {
+		return writeJSON(env.stdout, struct {
+			Hits []matchHit `json:"hits"`
+		}{nonNilHits(hits)})
+	}
+	return env.printHits(hits, c.Bool("long"))
+}
+
+func nonNilHits(h []matchHit) []matchHit {
+	if h == nil {
+		return []matchHit{}
+	}
+	return h
 }
 
 // pasteText returns the paste: the arguments joined, or standard input when
@@ -145,7 +202,7 @@ func (env *env) pasteText(c *cli.Context) (string, error) {
 	return string(b), nil
 }
 
-func (env *env) printHits(hits []matchHit) error {
+func (env *env) printHits(hits []matchHit, long bool) error {
 	w := bufio.NewWriter(env.stdout)
 	if len(hits) == 0 {
 		fmt.Fprintln(w, "no similar cases")
@@ -164,6 +221,18 @@ func (env *env) printHits(hits []matchHit) error {
 		}
 		if len(h.Why) > 0 {
 			fmt.Fprintf(w, "   why: %s\n", cut(strings.Join(h.Why, ", "), width-8))
+		}
+		if long {
+			if h.ResolvedAfter != "" {
+				fmt.Fprintf(w, "   resolved after %s\n", h.ResolvedAfter)
+			}
+			for i, r := range h.Remediation {
+				label := "   fixed by: "
+				if i > 0 {
+					label = "             "
+				}
+				fmt.Fprintf(w, "%s%s\n", label, cut(r, width-len(label)))
+			}
 		}
 	}
 	return w.Flush()

@@ -247,6 +247,9 @@ func (d *caseDecoder) member(c *Case, name string) uint32 {
 	case "impact":
 		c.Impact = d.impact()
 		return fImpact
+	case "timeline":
+		c.DetectedAfter, c.ResolvedAfter = d.timeline()
+		return 0 // not a model field that must appear once: libraries use "timeline" for other shapes too
 	case "domain":
 		c.Domain = d.strs("domain", "a list of strings")
 		return fDomain
@@ -471,6 +474,32 @@ func (d *caseDecoder) impact() (im Impact) {
 		d.wrongType(top("impact"), `an object with "scope", "users" and "region", or a string`)
 	}
 	return im
+}
+
+// timeline takes "detected_after" and "resolved_after" from a timeline
+// object when they are strings; any other shape of "timeline" (a list of
+// events, say) is skipped, not refused, as libraries use the name for
+// different things.
+func (d *caseDecoder) timeline() (detected, resolved string) {
+	if d.peek() != '{' {
+		d.skip()
+		return "", ""
+	}
+	d.objectMembers(func(name []byte) {
+		if d.peek() != '"' {
+			d.skip()
+			return
+		}
+		switch string(name) {
+		case "detected_after":
+			detected = d.stringValue()
+		case "resolved_after":
+			resolved = d.stringValue()
+		default:
+			d.skip()
+		}
+	})
+	return detected, resolved
 }
 
 func (d *caseDecoder) sources() []Source {
