@@ -50,20 +50,20 @@ Examples:
 
 // matchHit is one hit as printed by --json.
 type matchHit struct {
-	Rank    int                     `json:"rank,omitempty"`
-	ID      string                  `json:"id"`
-	Score   float64                 `json:"score"`
-	Date    string                  `json:"date,omitempty"`
-	Org     string                  `json:"org,omitempty"`
-	Title   string                  `json:"title,omitempty"`
-	URL     string                  `json:"url,omitempty"`
-	Why     []string                `json:"why"`
+	Rank  int      `json:"rank,omitempty"`
+	ID    string   `json:"id"`
+	Score float64  `json:"score"`
+	Date  string   `json:"date,omitempty"`
+	Org   string   `json:"org,omitempty"`
+	Title string   `json:"title,omitempty"`
+	URL   string   `json:"url,omitempty"`
+	Why   []string `json:"why"`
 	// Remediation is what fixed the case (the first line of its first
 	// steps), ResolvedAfter how long it took ("25m"), when the case says.
-	Remediation   []string `json:"remediation,omitempty"`
-	ResolvedAfter string   `json:"resolved_after,omitempty"`
-	Explain *similarity.Explanation `json:"explain,omitempty"`
-	Stage   string                  `json:"stage,omitempty"`
+	Remediation   []string                `json:"remediation,omitempty"`
+	ResolvedAfter string                  `json:"resolved_after,omitempty"`
+	Explain       *similarity.Explanation `json:"explain,omitempty"`
+	Stage         string                  `json:"stage,omitempty"`
 }
 
 func (env *env) match(c *cli.Context) error {
