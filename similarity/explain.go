@@ -2,6 +2,8 @@ package similarity
 
 import (
 	"cmp"
+	"encoding/json"
+	"fmt"
 	"slices"
 	"strconv"
 	"strings"
@@ -53,6 +55,36 @@ func (v ViewScores) MarshalJSON() ([]byte, error) {
 		b = strconv.AppendFloat(b, x, 'g', -1, 64)
 	}
 	return append(b, '}'), nil
+}
+
+// UnmarshalJSON reads the object MarshalJSON writes; views it does not name
+// are 0.
+func (v *ViewScores) UnmarshalJSON(b []byte) error {
+	var m map[string]float64
+	if err := json.Unmarshal(b, &m); err != nil {
+		return err
+	}
+	*v = ViewScores{}
+	for name, x := range m {
+		var view View
+		if err := view.UnmarshalText([]byte(name)); err != nil {
+			return err
+		}
+		v[view] = x
+	}
+	return nil
+}
+
+// UnmarshalText reads a view's name ("symptoms", "cause", "response",
+// "tags"), as MarshalText writes it.
+func (v *View) UnmarshalText(b []byte) error {
+	for w := range View(NumViews) {
+		if w.String() == string(b) {
+			*v = w
+			return nil
+		}
+	}
+	return fmt.Errorf("unknown view %q", b)
 }
 
 // Top returns ex with only its n largest parts; the others are summed in

@@ -121,7 +121,7 @@ func (env *env) match(c *cli.Context) error {
 			Title: cs.Title.EN, URL: cs.URL, Why: ex.Why(6),
 			Remediation: curate.Remedy(cs, curate.RemedyLines), ResolvedAfter: cs.ResolvedAfter}
 		if c.Bool("explain") {
-			hits[i].Explain = explainJSON(ex)
+			hits[i].Explain = curate.Explained(ex)
 			hits[i].Stage = h.Stage
 		}
 	}
@@ -302,7 +302,7 @@ func (env *env) matchBatch(c *cli.Context, ix *similarity.Index, path string, fi
 					ex := ix.ExplainMatch(res, h)
 					mh := matchHit{ID: h.ID, Score: round(h.Score), Why: ex.Why(6)}
 					if c.Bool("explain") {
-						mh.Explain, mh.Stage = explainJSON(ex), h.Stage
+						mh.Explain, mh.Stage = curate.Explained(ex), h.Stage
 					}
 					a.Hits = append(a.Hits, mh)
 				}
@@ -361,24 +361,6 @@ func readBatch(path string) ([]batchQuery, error) {
 		return nil, fmt.Errorf("%s: %w", path, err)
 	}
 	return qs, nil
-}
-
-// explainParts is how many score parts --explain lists per hit; the others
-// are summed in rest_parts and rest_score.
-const explainParts = 12
-
-// explainJSON returns a hit's explanation as --explain prints it: its
-// largest parts and the remainder, every number rounded like the scores.
-func explainJSON(ex similarity.Explanation) *similarity.Explanation {
-	ex = ex.Top(explainParts)
-	ex.Score, ex.Query, ex.Expand, ex.RestScore = round(ex.Score), round(ex.Query), round(ex.Expand), round(ex.RestScore)
-	for i := range ex.Parts {
-		ex.Parts[i].Score = round(ex.Parts[i].Score)
-	}
-	for i := range ex.Views {
-		ex.Views[i] = round(ex.Views[i])
-	}
-	return &ex
 }
 
 // round keeps 4 decimals: enough to rank by, stable to print.

@@ -18,8 +18,9 @@ func serveCommand(env *env) *cli.Command {
 		Name:  "serve",
 		Usage: "serve a JSON API and a paste-your-symptoms web page",
 		Description: `Serves the library from memory: a web page at / to paste what you see into, a readable
-page per case at /cases/ID, and a JSON API (POST /api/match, GET /api/cases/ID,
-GET /api/cases/ID/related, GET /api/dupes, GET /healthz). When the library's files change,
+page per case at /cases/ID, and a JSON API (POST /api/match, GET /api/cases, GET /api/cases/ID,
+GET /api/cases/ID/related, GET /api/dupes, GET /healthz). A link to /?q=TEXT opens the page
+with that paste and matches it. When the library's files change,
 they are reloaded in the background; a library that fails to load leaves the previous one
 serving and the error is logged here and shown by /healthz. Ctrl-C stops the server.
 
