@@ -64,18 +64,27 @@ func parseSize(s string) (int64, error) {
 	return int64(n * float64(mult)), nil
 }
 
+// maxCaseBytes returns the --max-case-size in force as
+// caselib.LoadOptions.MaxCaseBytes: 0 for the default, -1 for no limit.
+func maxCaseBytes(c *cli.Context) (int64, error) {
+	if !c.IsSet("max-case-size") {
+		return 0, nil
+	}
+	n, err := parseSize(c.String("max-case-size"))
+	if err != nil {
+		return 0, usageError{err}
+	}
+	if n == 0 {
+		return -1, nil
+	}
+	return n, nil
+}
+
 // loadLibrary reads the library named by --cases, or the embedded seeds.
 func (e *env) loadLibrary(c *cli.Context) (*caselib.Library, error) {
-	maxCase := int64(0) // the default
-	if c.IsSet("max-case-size") {
-		n, err := parseSize(c.String("max-case-size"))
-		if err != nil {
-			return nil, usageError{err}
-		}
-		maxCase = n
-		if n == 0 {
-			maxCase = -1 // no limit
-		}
+	maxCase, err := maxCaseBytes(c)
+	if err != nil {
+		return nil, err
 	}
 	paths := c.StringSlice("cases")
 	if len(paths) == 0 {

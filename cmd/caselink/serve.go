@@ -48,9 +48,14 @@ func (env *env) serve(c *cli.Context) error {
 	case poll == 0:
 		poll = -1 // serve.Options: negative turns watching off
 	}
+	maxCase, err := maxCaseBytes(c)
+	if err != nil {
+		return err
+	}
 	srv, err := serve.New(serve.Options{
 		Paths:          c.StringSlice("cases"),
 		Lenient:        c.Bool("lenient"),
+		MaxCaseBytes:   maxCase,
 		MatchMinScore:  curate.MatchMinScore,
 		RelateMinScore: curate.RelateMinScore,
 		DupesThreshold: curate.DupesThreshold,

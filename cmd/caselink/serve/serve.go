@@ -28,6 +28,9 @@ type Options struct {
 	// Lenient skips bad cases with a warning on Log instead of refusing the
 	// whole library.
 	Lenient bool
+	// MaxCaseBytes is caselib.LoadOptions.MaxCaseBytes: the per-case size
+	// limit (0 for caselib's default, negative for none).
+	MaxCaseBytes int64
 
 	// MatchMinScore is the lowest score a match hit may have (the CLI's
 	// match default). RelateMinScore is the lowest score of a related case
@@ -113,8 +116,9 @@ func (s *Server) load(stamp uint64) (*snapshot, error) {
 		lib, err = caselib.LoadSeeds()
 	} else {
 		lib, err = caselib.Load(s.opts.Paths, caselib.LoadOptions{
-			Lenient: s.opts.Lenient,
-			Warn:    func(err error) { s.log.Printf("warning: skipped: %v", err) },
+			Lenient:      s.opts.Lenient,
+			MaxCaseBytes: s.opts.MaxCaseBytes,
+			Warn:         func(err error) { s.log.Printf("warning: skipped: %v", err) },
 		})
 	}
 	if err != nil {
