@@ -385,18 +385,30 @@ func (p *loader) decodeDoc(d *caseDecoder, j *job) {
 	}
 	c, ce := d.decodeCase(data, start, "file")
 	if ce != nil {
-		line, col := position(data, ce.off)
-		e := &Error{File: j.src.display, Line: line, ID: ce.id, Field: ce.field, Msg: ce.msg}
-		if ce.syntax {
-			e.Col = col
-		}
-		j.out = append(j.out, result{err: e})
+		j.out = append(j.out, result{err: errorIn(j.src, data, ce)})
 		return
 	}
-	line, _ := position(data, d.start)
-	c.Loc = Location{File: j.src.display, Line: line}
-	c.src = j.src
-	j.out = append(j.out, result{c: c})
+	j.out = append(j.out, result{c: placed(c, j.src, data, d.start)})
+}
+
+// errorIn turns a problem found in data, the whole content of src, into an
+// *Error at its line (and column, for malformed JSON).
+func errorIn(src *fileState, data []byte, ce *caseError) *Error {
+	line, col := position(data, ce.off)
+	e := &Error{File: src.display, Line: line, ID: ce.id, Field: ce.field, Msg: ce.msg}
+	if ce.syntax {
+		e.Col = col
+	}
+	return e
+}
+
+// placed records that c was read from src, its object starting at offset
+// start of data, the whole content of src.
+func placed(c *Case, src *fileState, data []byte, start int) *Case {
+	line, _ := position(data, start)
+	c.Loc = Location{File: src.display, Line: line}
+	c.src = src
+	return c
 }
 
 // decodeList decodes a file that holds a JSON list of cases, each element
@@ -408,12 +420,7 @@ func (p *loader) decodeList(d *caseDecoder, j *job, data []byte, start int) {
 		ce = &caseError{off: start, msg: "empty list: no case in it"}
 	}
 	if ce != nil {
-		line, col := position(data, ce.off)
-		e := &Error{File: j.src.display, Line: line, Msg: ce.msg}
-		if ce.syntax {
-			e.Col = col
-		}
-		j.out = append(j.out, result{err: e, file: true})
+		j.out = append(j.out, result{err: errorIn(j.src, data, ce), file: true})
 		return
 	}
 	for i, sp := range spans {
@@ -424,17 +431,11 @@ func (p *loader) decodeList(d *caseDecoder, j *job, data []byte, start int) {
 		}
 		c, ce := d.decodeCase(data[:sp[1]], sp[0], "file")
 		if ce != nil {
-			line, col := position(data, ce.off)
-			e := &Error{File: j.src.display, Line: line, ID: ce.id, Field: ce.field, Msg: ce.msg}
-			if ce.syntax {
-				e.Col = col
-			}
-			j.out = append(j.out, result{err: e})
+			j.out = append(j.out, result{err: errorIn(j.src, data, ce)})
 			continue
 		}
-		line, _ := position(data, d.start)
-		c.Loc = Location{File: j.src.display, Line: line}
-		c.src, c.elem = j.src, i
+		c = placed(c, j.src, data, d.start)
+		c.elem = i
 		j.out = append(j.out, result{c: c})
 	}
 }
