@@ -112,10 +112,17 @@ func (env *env) relate(c *cli.Context) error {
 			}
 		}
 		if c.Bool("new") {
+			fresh := 0
 			for d := range ix.Len() {
-				if len(ix.Case(d).Related) == 0 && !slices.Contains(policy.Only, d) {
-					policy.Only = append(policy.Only, d)
+				if len(ix.Case(d).Related) == 0 {
+					fresh++
+					if !slices.Contains(policy.Only, d) {
+						policy.Only = append(policy.Only, d)
+					}
 				}
+			}
+			if fresh == 0 {
+				fmt.Fprintln(env.stderr, "caselink: --new: every case already has related links")
 			}
 		}
 		found = make([][]similarity.Hit, ix.Len())
@@ -227,7 +234,7 @@ func (env *env) printLinks(ix *similarity.Index, out relateOutput) error {
 		}
 	}
 	line := func(mark, from, id string) {
-		title := ""
+		title := "(no such case: caselink check lists such links)"
 		if o, ok := ix.Lookup(id); ok {
 			title = ix.Case(o).Title.EN
 		}
