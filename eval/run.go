@@ -39,6 +39,7 @@ func Run(ix *similarity.Index, qs []Query, related Judgments, k int) (Row, Ranki
 		}
 		m, byKind := ScoreQueries(qs, rk.Match, k)
 		row.Match, row.ByKind = &m, byKind
+		row.PerQuery, row.QueryKind = ScoreEach(qs, rk.Match, k), queryKinds(qs)
 	}
 	if len(related) > 0 {
 		subjects := related.Subjects()
@@ -68,6 +69,8 @@ func Run(ix *similarity.Index, qs []Query, related Judgments, k int) (Row, Ranki
 		row.Relate = &m
 		dm := ScoreRelate(related, rk.Dupes, k)
 		row.Dupes = &dm
+		row.PerSubject = ScoreEachRelate(related, rk.Relate, k)
+		row.DupesPerSubject = ScoreEachRelate(related, rk.Dupes, k)
 	}
 	return row, rk
 }

@@ -18,8 +18,9 @@ import (
 type Index struct {
 	cfg   Config
 	query [NumViews]float64 // cfg.Query, normalized
-	// rel weighs case-to-case scores for relate and dupes (cfg.Views), exp
-	// for the second stage of match (cfg.ExpandViews); they may be the same.
+	// rel weighs case-to-case scores for relate and dupes (cfg.Views,
+	// cfg.TagKinds), exp for the second stage of match (cfg.Views,
+	// cfg.ExpandTagKinds); they may be the same.
 	rel, exp *profile
 	an       *tokenize.Analyzer
 	voc      *vocabulary
@@ -44,10 +45,10 @@ type Index struct {
 	vstart []int
 	vkey   []uint32
 	vval   []float32 // raw weights, before length normalization
-	// mw are the weights pastes are matched against (Config.Pivot,
-	// Config.MatchTagKinds), rw those of relate and dupes (Config.RelatePivot,
-	// Config.TagKinds); the second stage of match has its own in exp.w
-	// (Config.ExpandTagKinds). Equal sets are shared.
+	// mw are the weights pastes are matched against (saturated term
+	// frequencies, the tags of exp.w), rw those of relate and dupes
+	// (Config.Pivot, Config.TagKinds); the second stage of match has its
+	// own in exp.w (Config.ExpandTagKinds), shared with rw when equal.
 	mw, rw *weights
 
 	// Postings: key k lists the cases pdoc[pstart[k]:pstart[k+1]], ascending,
@@ -81,7 +82,6 @@ func BuildProgress(cases []*caselib.Case, cfg Config, progress func(done int)) (
 		voc:  newVocabulary(),
 		byID: make(map[string]int, len(cases)),
 	}
-	ix.query = normalized(cfg.Query)
 	ix.cases = slices.Clone(cases)
 	for i, c := range ix.cases {
 		if j, dup := ix.byID[c.ID]; dup {
@@ -222,7 +222,7 @@ func (ix *Index) reweigh() {
 	parallel(n, func(lo, hi int) {
 		var pack []uint64
 		for i := lo; i < hi; i++ {
-			pack = ix.weighDoc(i, &avgLen, &norms[i], pack[:0])
+			pack = ix.weighDoc(i, &norms[i], pack[:0])
 			used[i] = len(pack)
 		}
 	})
@@ -243,22 +243,17 @@ func (ix *Index) reweigh() {
 			pivot[v] /= float64(count[v])
 		}
 	}
-	ix.rw = ix.normalize(ix.cfg.RelatePivot, &pivot, norms)
-	ix.mw = ix.rw
-	if ix.cfg.MatchTagKinds != ix.cfg.TagKinds {
-		ix.mw = ix.reweighTags(ix.cfg.MatchTagKinds, ix.cfg.Pivot, &pivot, norms)
-	} else if ix.cfg.Pivot != ix.cfg.RelatePivot {
-		ix.mw = ix.normalize(ix.cfg.Pivot, &pivot, norms)
-	}
+	ix.rw = ix.normalize(ix.cfg.Pivot, &pivot, norms)
 	ix.rel = newProfile(ix.shrinkText(ix.cfg.Views), norms, ix.rw)
-	ew := ix.rw
-	if ix.cfg.ExpandTagKinds != ix.cfg.TagKinds {
-		ew = ix.reweighTags(ix.cfg.ExpandTagKinds, ix.cfg.RelatePivot, &pivot, norms)
-	}
 	ix.exp = ix.rel
-	if ev := ix.shrinkText(ix.cfg.ExpandViews); ev != ix.rel.views || ew != ix.rw {
-		ix.exp = newProfile(ev, norms, ew)
+	if ix.cfg.ExpandTagKinds != ix.cfg.TagKinds {
+		ix.exp = newProfile(ix.rel.views, norms, ix.reweighTags(ix.cfg.ExpandTagKinds, ix.cfg.Pivot, &pivot, norms))
 	}
+	// Pastes: the tags as the second stage weighs them, the text by
+	// saturated term frequency.
+	ix.mw = &weights{vval: slices.Clone(ix.exp.w.vval), vnorm: make([]float32, n)}
+	ix.saturate(ix.mw, &avgLen)
+	ix.query = ix.shrinkText(ix.cfg.Query)
 	ix.vval = nil // the raw weights are no longer needed
 	ix.buildPostings()
 	ix.buildTagRules()
@@ -345,9 +340,8 @@ func (ix *Index) normalize(s float64, pivot *[NumViews]float64, norms [][NumView
 
 // weighDoc writes case i's raw weights (before normalization) into vkey/vval
 // in key order and returns each view's norm in norms.
-func (ix *Index) weighDoc(i int, avgLen *[textViews]float64, norms *[NumViews]float64, pack []uint64) []uint64 {
+func (ix *Index) weighDoc(i int, norms *[NumViews]float64, pack []uint64) []uint64 {
 	d := &ix.docs[i]
-	cfg := &ix.cfg
 	for _, e := range d.ents {
 		c := ix.canon[e.raw()] - 1
 		v := e.view()
@@ -358,17 +352,7 @@ func (ix *Index) weighDoc(i int, avgLen *[textViews]float64, norms *[NumViews]fl
 				continue
 			}
 		} else {
-			tf := float64(e.tf())
-			switch cfg.Weighting {
-			case BM25:
-				lnorm := 1 - cfg.B
-				if avgLen[v] > 0 {
-					lnorm += cfg.B * float64(d.length[v]) / avgLen[v]
-				}
-				w *= tf * (cfg.K1 + 1) / (tf + cfg.K1*lnorm)
-			default:
-				w *= 1 + math.Log(tf)
-			}
+			w *= 1 + math.Log(float64(e.tf()))
 		}
 		norms[v] += w * w
 		pack = append(pack, uint64(ix.key(c, v))<<32|uint64(math.Float32bits(float32(w))))
@@ -383,6 +367,50 @@ func (ix *Index) weighDoc(i int, avgLen *[textViews]float64, norms *[NumViews]fl
 		ix.vval[base+j] = math.Float32frombits(uint32(p))
 	}
 	return pack
+}
+
+// saturate replaces the text weights of w by BM25's saturated term
+// frequency, scaled into [0, 1):
+//
+//	sat = tf / (tf + K1·(1 − B + B·len/avglen))
+//
+// where len is the length of the case's view and avglen the mean over the
+// library, and recomputes the case norms. A paste is an idf-weighted share
+// of terms (see analyzePaste), so its score against a view is BM25 divided
+// by the paste's largest possible BM25 score. Tags keep their weights.
+func (ix *Index) saturate(w *weights, avgLen *[textViews]float64) {
+	k1, b := ix.cfg.K1, ix.cfg.B
+	n := len(ix.docs)
+	parallel(n, func(lo, hi int) {
+		for i := lo; i < hi; i++ {
+			d := &ix.docs[i]
+			var lnorm [textViews]float64
+			for v := range textViews {
+				lnorm[v] = 1 - b
+				if avgLen[v] > 0 {
+					lnorm[v] += b * float64(d.length[v]) / avgLen[v]
+				}
+			}
+			// Entries and the analyzed terms are both in key order once
+			// weighed; look each entry's tf up by its key.
+			tf := make(map[uint32]int, len(d.ents))
+			for _, e := range d.ents {
+				if e.view() != Tags {
+					tf[ix.key(ix.canon[e.raw()]-1, e.view())] = e.tf()
+				}
+			}
+			var n2 float64
+			for j := ix.vstart[i]; j < ix.vstart[i+1]; j++ {
+				k := ix.vkey[j]
+				if v := keyView(k); v != Tags {
+					t := float64(tf[k])
+					w.vval[j] = float32(t / (t + k1*lnorm[v]))
+				}
+				n2 += float64(w.vval[j]) * float64(w.vval[j])
+			}
+			w.vnorm[i] = float32(math.Sqrt(n2) * (1 + 1e-6))
+		}
+	})
 }
 
 // compactVectors closes the gaps left where a case kept fewer entries than

@@ -354,7 +354,7 @@ func (ix *Index) kthLowerBound(sc *scorer, touched []uint32, s *search) float64 
 }
 
 // weightsFor returns the weights a search uses: case-to-case searches (with
-// a profile) those of Config.RelatePivot, pastes those of Config.Pivot.
+// a profile) those of the profile, pastes the saturated ones.
 func (ix *Index) weightsFor(p *profile) *weights {
 	if p != nil {
 		return p.w

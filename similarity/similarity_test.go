@@ -54,7 +54,7 @@ func hitIDs(h []Hit) []string {
 func TestCaseScoreProperties(t *testing.T) {
 	for _, pivot := range []float64{0, 0.3} {
 		cfg := DefaultConfig()
-		cfg.Pivot, cfg.RelatePivot = pivot, pivot
+		cfg.Pivot = pivot
 		ix := seedIndex(t, cfg)
 		for a := range ix.Len() {
 			self := ix.CaseSimilarity(a, a)

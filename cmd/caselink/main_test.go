@@ -5,6 +5,7 @@ import (
 	"flag"
 	"os"
 	"os/exec"
+	"path/filepath"
 	"strconv"
 	"testing"
 
@@ -33,6 +34,12 @@ func TestScripts(t *testing.T) {
 		Setup: func(e *testscript.Env) error {
 			e.Setenv("NO_COLOR", "1")
 			e.Setenv("COLUMNS", "100")
+			// SEEDSET is the judged set shipped for the seed cases.
+			seedSet, err := filepath.Abs("../../eval/testdata/seeds")
+			if err != nil {
+				return err
+			}
+			e.Setenv("SEEDSET", seedSet)
 			return nil
 		},
 		Cmds: map[string]func(ts *testscript.TestScript, neg bool, args []string){

@@ -44,7 +44,7 @@ func benchServer(b *testing.B) string {
 		b.Skipf("no benchmark library: %v", err)
 	}
 	bench.once.Do(func() {
-		s, err := New(Options{Paths: []string{benchLibrary}, MatchMinScore: 0.05, RelateMinScore: 0.2,
+		s, err := New(Options{Paths: []string{benchLibrary}, MatchMinScore: 0.02, RelateMinScore: 0.2,
 			DupesThreshold: 0.5, PollInterval: time.Second})
 		if err != nil {
 			bench.err = err
