@@ -14,6 +14,7 @@ import (
 // there are. progress, when not nil, is called now and then with the number
 // of cases done so far (from several goroutines, never concurrently).
 func (ix *Index) AllRelated(k int, minScore float64, progress func(done int)) [][]Hit {
+	k = ix.clampK(k)
 	return ix.forEachCase(progress, func(sc *scorer, d int, q []qterm) ([]Hit, []qterm) {
 		return ix.nearest(sc, d, k, minScore, q, ix.relPrior)
 	})

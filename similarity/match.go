@@ -151,7 +151,7 @@ func (ix *Index) accept(exclude []string, f Filter) func(int) bool {
 // Match ranks the cases of the library against a pasted text. Hits are best
 // first, ties by case id; scores are in [0, 1].
 func (ix *Index) Match(q Query) *Result {
-	k := max(q.K, 1)
+	k := ix.clampK(max(q.K, 1))
 	res := &Result{paste: ix.analyzePaste(q.Text)}
 	accept := ix.accept(q.Exclude, q.Filter)
 	expand := ix.cfg.Expand > 0 && (q.Candidates == nil || ix.cfg.RerankExpand)
@@ -299,7 +299,7 @@ func (ix *Index) neighbourBar(res *Result, scored, first []Hit, k, pool int) flo
 // case-to-case similarity times the mild date prior of relate
 // (Config.RelateDate), which favours cases of the same weeks.
 func (ix *Index) Related(doc, k int, minScore float64) []Hit {
-	return ix.nearestOf(doc, k, minScore, ix.relPrior)
+	return ix.nearestOf(doc, ix.clampK(k), minScore, ix.relPrior)
 }
 
 // nearestOf runs nearest with a scorer of the pool.

@@ -39,6 +39,12 @@ func sortHits(h []Hit) {
 	})
 }
 
+// clampK limits a requested number of hits to the size of the library, so
+// that a huge k neither allocates for hits that cannot exist nor overflows
+// (k + a margin) inside the search. Every public entry point that takes a k
+// clamps it.
+func (ix *Index) clampK(k int) int { return min(k, len(ix.cases)) }
+
 // topHeap keeps the k best hits seen so far; its root is the worst of them.
 type topHeap struct {
 	k int

@@ -1,9 +1,12 @@
 package main
 
 import (
+	"errors"
 	"flag"
 	"os"
+	"os/exec"
 	"path/filepath"
+	"strconv"
 	"testing"
 
 	"github.com/rogpeppe/go-internal/testscript"
@@ -21,6 +24,9 @@ func TestMain(m *testing.M) {
 // testdata/script: every command on the embedded seeds and on fixture
 // libraries, standard input, JSON shapes, error classes and exit codes.
 // Run with -update to rewrite expected output after a deliberate change.
+//
+// Besides testscript's own commands, scripts have `status N PROGRAM ARGS…`:
+// run PROGRAM like exec and fail unless it exits with status N.
 func TestScripts(t *testing.T) {
 	testscript.Run(t, testscript.Params{
 		Dir:           "testdata/script",
@@ -35,6 +41,28 @@ func TestScripts(t *testing.T) {
 			}
 			e.Setenv("SEEDSET", seedSet)
 			return nil
+		},
+		Cmds: map[string]func(ts *testscript.TestScript, neg bool, args []string){
+			"status": func(ts *testscript.TestScript, neg bool, args []string) {
+				if neg || len(args) < 2 {
+					ts.Fatalf("usage: status N PROGRAM [ARGS…]")
+				}
+				want, err := strconv.Atoi(args[0])
+				if err != nil {
+					ts.Fatalf("status: %v", err)
+				}
+				got := 0
+				if err := ts.Exec(args[1], args[2:]...); err != nil {
+					var ee *exec.ExitError
+					if !errors.As(err, &ee) {
+						ts.Fatalf("status: %v", err)
+					}
+					got = ee.ExitCode()
+				}
+				if got != want {
+					ts.Fatalf("%s exited with status %d, want %d", args[1], got, want)
+				}
+			},
 		},
 	})
 }

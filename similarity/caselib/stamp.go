@@ -5,6 +5,7 @@ import (
 	"hash/maphash"
 	"io/fs"
 	"os"
+	"path/filepath"
 )
 
 // stampSeed seeds the fingerprints; they are only compared within one
@@ -51,7 +52,14 @@ func Stamp(paths []string) uint64 {
 			file(p, info)
 			continue
 		}
-		walkCaseFiles(p, func(name string, err error) error {
+		ignore, ierr := readIgnore(p)
+		if ierr != nil {
+			failed(ierr.File, ierr.Err)
+		}
+		if info, err := os.Stat(filepath.Join(p, IgnoreFile)); err == nil {
+			file(filepath.Join(p, IgnoreFile), info) // a new ignore rule changes what Load reads
+		}
+		walkCaseFiles(p, ignore, func(name string, err error) error {
 			if err == nil {
 				var info fs.FileInfo
 				if info, err = os.Stat(name); err == nil { // follows a link to a file

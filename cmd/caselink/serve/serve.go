@@ -28,6 +28,9 @@ type Options struct {
 	// Lenient skips bad cases with a warning on Log instead of refusing the
 	// whole library.
 	Lenient bool
+	// MaxCaseBytes is caselib.LoadOptions.MaxCaseBytes: the per-case size
+	// limit (0 for caselib's default, negative for none).
+	MaxCaseBytes int64
 
 	// MatchMinScore is the lowest score a match hit may have (the CLI's
 	// match default). RelateMinScore is the lowest score of a related case
@@ -114,8 +117,9 @@ func (s *Server) load(stamp uint64) (*snapshot, error) {
 		lib, err = caselib.LoadSeeds()
 	} else {
 		lib, err = caselib.Load(s.opts.Paths, caselib.LoadOptions{
-			Lenient: s.opts.Lenient,
-			Warn:    func(err error) { s.log.Printf("warning: skipped: %v", err) },
+			Lenient:      s.opts.Lenient,
+			MaxCaseBytes: s.opts.MaxCaseBytes,
+			Warn:         func(err error) { s.log.Printf("warning: skipped: %v", err) },
 		})
 	}
 	if err != nil {
@@ -268,7 +272,7 @@ func (s *Server) Serve(ctx context.Context, ln net.Listener) error {
 // health returns the numbers /healthz shows.
 func (s *Server) health() Health {
 	snap := s.cur.Load()
-	h := Health{OK: true, Cases: snap.ix.Len(), LoadedAt: snap.loadedAt.UTC().Format(time.RFC3339), Library: "embedded seeds"}
+	h := Health{OK: true, Status: "ok", Cases: snap.ix.Len(), LoadedAt: snap.loadedAt.UTC().Format(time.RFC3339), Library: "embedded seeds"}
 	if len(s.opts.Paths) > 0 {
 		h.Library = strings.Join(s.opts.Paths, ", ")
 	}
@@ -276,6 +280,7 @@ func (s *Server) health() Health {
 	if s.lastErr != "" {
 		e, at := s.lastErr, s.lastErrAt.UTC().Format(time.RFC3339)
 		h.LastError, h.LastErrorAt = &e, &at
+		h.OK, h.Status = false, "degraded"
 	}
 	h.Reloads = s.reloads
 	s.errMu.Unlock()

@@ -274,11 +274,44 @@ func TestHealthz(t *testing.T) {
 	if resp := do(t, http.DefaultClient, "GET", ts.URL+"/healthz", "", &h); resp.StatusCode != 200 {
 		t.Fatalf("status %d", resp.StatusCode)
 	}
-	if !h.OK || h.Cases != 4 || h.LastError != nil || h.Library != "embedded seeds" {
+	if !h.OK || h.Status != "ok" || h.Cases != 4 || h.LastError != nil || h.Library != "embedded seeds" {
 		t.Errorf("healthz: %+v", h)
 	}
 	if _, err := time.Parse(time.RFC3339, h.LoadedAt); err != nil {
 		t.Errorf("loaded_at: %v", err)
+	}
+}
+
+// A failed reload makes /healthz say "degraded" (the old index still
+// serves); a good one makes it "ok" again.
+func TestHealthzDegraded(t *testing.T) {
+	dir := t.TempDir()
+	copySeeds(t, dir)
+	s, ts := newTestServer(t, testOptions(dir))
+	broken := filepath.Join(dir, "broken.json")
+	if err := os.WriteFile(broken, []byte(`{"id": "X-1", "title": `), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := s.Reload(); err == nil {
+		t.Fatal("reload of a broken library succeeded")
+	}
+	var h Health
+	if resp := do(t, http.DefaultClient, "GET", ts.URL+"/healthz", "", &h); resp.StatusCode != 200 {
+		t.Fatalf("status %d", resp.StatusCode)
+	}
+	if h.OK || h.Status != "degraded" || h.LastError == nil || h.Cases != 4 {
+		t.Errorf("healthz after a failed reload: %+v", h)
+	}
+	if err := os.Remove(broken); err != nil {
+		t.Fatal(err)
+	}
+	if err := s.Reload(); err != nil {
+		t.Fatal(err)
+	}
+	h = Health{}
+	do(t, http.DefaultClient, "GET", ts.URL+"/healthz", "", &h)
+	if !h.OK || h.Status != "ok" || h.LastError != nil {
+		t.Errorf("healthz after a good reload: %+v", h)
 	}
 }
 
