@@ -126,6 +126,11 @@ func (ix *Index) ExplainPair(a, b int) Explanation {
 func (ix *Index) ExplainMatch(r *Result, h Hit) Explanation {
 	var ex Explanation
 	e := r.ExpandWeight
+	if len(r.Expanded) > 0 && h.Doc == r.Expanded[0] {
+		// The best hit's second-stage score is its own paste score (its
+		// similarity to itself is 1): all of it is the paste's.
+		e = 0
+	}
 	ix.addShared(&ex, r.paste.q, h.Doc, nil, 1-e, "", r.paste.surface)
 	ex.Query = ex.Score
 	for i, src := range r.Expanded {

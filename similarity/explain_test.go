@@ -74,3 +74,46 @@ func TestExplanationTopAndJSON(t *testing.T) {
 		t.Errorf("a part has no \"term\": %s", b2)
 	}
 }
+
+// A hit's score splits into what the paste gives and what the second stage
+// adds through the best hit: the two sum to the score, agree with the
+// explanation, and the best hit is explained by the paste alone (never "like
+// itself").
+func TestMatchSplit(t *testing.T) {
+	ix := seedIndex(t, DefaultConfig())
+	res := ix.Match(Query{Text: "loki distributor pods OOMKilled after the rollout, write path stalled", K: 4})
+	if len(res.Hits) < 2 || len(res.Expanded) == 0 {
+		t.Fatalf("want several hits and a second stage, got %d hits, expanded %v", len(res.Hits), res.Expanded)
+	}
+	moved := false
+	for i, h := range res.Hits {
+		paste, like, id := res.Split(h)
+		if math.Abs(paste+like-h.Score) > 1e-6 {
+			t.Errorf("%s: paste %v + like %v != score %v", h.ID, paste, like, h.Score)
+		}
+		ex := ix.ExplainMatch(res, h)
+		if math.Abs(ex.Query-paste) > 1e-6 || math.Abs(ex.Expand-like) > 1e-6 {
+			t.Errorf("%s: split %v/%v, explanation %v/%v", h.ID, paste, like, ex.Query, ex.Expand)
+		}
+		if i == 0 {
+			if like != 0 || id != "" {
+				t.Errorf("best hit %s: %v like %q, want all from the paste", h.ID, like, id)
+			}
+			for _, p := range ex.Parts {
+				if p.Via != "" {
+					t.Errorf("best hit %s explained through %s", h.ID, p.Via)
+				}
+			}
+			continue
+		}
+		if like > 0 {
+			moved = true
+			if id != res.Hits[0].ID {
+				t.Errorf("%s: like %q, want the best hit %s", h.ID, id, res.Hits[0].ID)
+			}
+		}
+	}
+	if !moved {
+		t.Error("the second stage added to no hit")
+	}
+}

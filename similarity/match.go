@@ -34,7 +34,21 @@ type Result struct {
 	// its paste score plus e times its second-stage score.
 	ExpandWeight float64
 
-	paste paste
+	paste  paste
+	likeID string // case id of Expanded[0]
+}
+
+// Split says how much of a hit's score came from the paste itself and how
+// much from the second stage, as the similarity of the hit to the best hit
+// (like, that hit's case id; "" when the second stage did not move it).
+// The two parts sum to the hit's score. The best hit's score is its own
+// paste score, so it is all paste.
+func (r *Result) Split(h Hit) (paste, neighbour float64, like string) {
+	if r.ExpandWeight == 0 || len(r.Expanded) == 0 || h.Doc == r.Expanded[0] {
+		return h.Score, 0, ""
+	}
+	paste = (1 - r.ExpandWeight) * h.First
+	return paste, max(h.Score-paste, 0), r.likeID
 }
 
 // paste is an analyzed pasted text as a query vector.
@@ -234,9 +248,13 @@ func (ix *Index) expand(res *Result, first []Hit, k, pool int, accept func(int) 
 	// case's similarity to the paste through the best hit, so the best hit
 	// keeps its own score and a weak first pass lends little.
 	res.Expanded = []int{best.Doc}
+	res.likeID = best.ID
 	res.ExpandedWeight = []float64{best.Score}
 	srcQ := ix.caseQuery(best.Doc, ix.exp, nil)
 	final := func(h *Hit) {
+		if h.Doc == best.Doc {
+			return // the best hit keeps its own paste score
+		}
 		sim := best.Score * ix.exact(srcQ, h.Doc, ix.exp)
 		h.Score = min(max((1-e)*h.First+e*sim, 0), 1)
 	}

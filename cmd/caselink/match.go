@@ -56,6 +56,12 @@ type matchHit struct {
 	Title string   `json:"title,omitempty"`
 	URL   string   `json:"url,omitempty"`
 	Why   []string `json:"why"`
+	// Paste is the part of Score that comes from the paste itself; the rest,
+	// LikeScore, from the hit's similarity to the best hit Like (the second
+	// stage of match). Absent in batch mode.
+	Paste     *float64 `json:"paste,omitempty"`
+	Like      string   `json:"like,omitempty"`
+	LikeScore float64  `json:"like_score,omitempty"`
 	// Remediation is what fixed the case (the first line of its first
 	// steps), ResolvedAfter how long it took ("25m"), when the case says.
 	Remediation   []string                `json:"remediation,omitempty"`
@@ -118,6 +124,8 @@ func (env *env) match(c *cli.Context) error {
 		hits[i] = matchHit{Rank: i + 1, ID: h.ID, Score: similarity.RoundScore(h.Score), Date: cs.Date, Org: cs.Org,
 			Title: cs.Title.EN, URL: cs.URL, Why: ex.Why(6),
 			Remediation: curate.Remedy(cs, curate.RemedyLines), ResolvedAfter: cs.ResolvedAfter}
+		sp := curate.SplitOf(res, h)
+		hits[i].Paste, hits[i].Like, hits[i].LikeScore = &sp.Paste, sp.Like, sp.LikeScore
 		if c.Bool("explain") {
 			hits[i].Explain = curate.Explained(ex)
 			hits[i].Stage = h.Stage
@@ -219,6 +227,10 @@ func (env *env) printHits(hits []matchHit, long bool) error {
 		}
 		if len(h.Why) > 0 {
 			fmt.Fprintf(w, "   why: %s\n", cut(strings.Join(h.Why, ", "), width-8))
+		}
+		if h.Paste != nil && h.LikeScore >= 0.005 {
+			// Say what moved the hit: the paste, or its likeness to the best hit.
+			fmt.Fprintf(w, "   score: %.2f from the paste + %.2f like %s\n", *h.Paste, h.LikeScore, h.Like)
 		}
 		if long {
 			if h.ResolvedAfter != "" {

@@ -53,3 +53,23 @@ func Explained(ex similarity.Explanation) *similarity.Explanation {
 	}
 	return &ex
 }
+
+// Split is how the CLI and the API show where a match hit's score came
+// from: Paste from the paste itself, LikeScore from the hit's similarity to
+// the best hit Like (the second stage), rounded like the scores. Like is ""
+// when the second stage did not add to the hit's score.
+type Split struct {
+	Paste     float64
+	Like      string
+	LikeScore float64
+}
+
+// SplitOf returns the Split of hit h of match result r.
+func SplitOf(r *similarity.Result, h similarity.Hit) Split {
+	paste, like, id := r.Split(h)
+	s := Split{Paste: similarity.RoundScore(paste)}
+	if like = similarity.RoundScore(like); like > 0 {
+		s.Like, s.LikeScore = id, like
+	}
+	return s
+}
