@@ -23,8 +23,8 @@ import (
 func TestRelateThresholdAcrossSizes(t *testing.T) {
 	min := curate.RelateMinScore
 	for _, s := range []struct{ cases, rel string }{
-		{sharedData + "incidents-judged/cases", sharedData + "incidents-judged/related.tsv"},
-		{sharedData + "incidents-judged-2/cases", sharedData + "incidents-judged-2/related.tsv"},
+		{sharedData("incidents-judged/cases"), sharedData("incidents-judged/related.tsv")},
+		{sharedData("incidents-judged-2/cases"), sharedData("incidents-judged-2/related.tsv")},
 	} {
 		if _, err := os.Stat(s.cases); err != nil {
 			t.Skip("judged sets absent")
@@ -49,7 +49,7 @@ func TestRelateThresholdAcrossSizes(t *testing.T) {
 				for _, i := range r.Perm(len(lib.Cases))[:n] {
 					cs = append(cs, lib.Cases[i])
 				}
-				ix, err := similarity.Build(cs, similarity.DefaultConfig())
+				ix, err := similarity.BuildCases(cs, similarity.DefaultConfig())
 				if err != nil {
 					t.Fatal(err)
 				}

@@ -110,7 +110,7 @@ func RunGrid(cases []*caselib.Case, variants []Variant, qs []Query, related Judg
 
 // runVariant builds the index of one variant and runs it on a judged set.
 func runVariant(cases []*caselib.Case, v Variant, qs []Query, related Judgments, k int) (Row, error) {
-	ix, err := similarity.Build(cases, v.Config)
+	ix, err := similarity.BuildCases(cases, v.Config)
 	if err != nil {
 		return Row{}, err
 	}

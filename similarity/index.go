@@ -3,18 +3,18 @@ package similarity
 import (
 	"fmt"
 	"math"
-	"runtime"
 	"slices"
 	"strings"
 	"sync"
 
+	"github.com/caselink/caselink/internal/par"
 	"github.com/caselink/caselink/similarity/caselib"
 	"github.com/caselink/caselink/tokenize"
 )
 
 // Index holds the vectors of a library's cases and an inverted index over
-// them. An Index is immutable once built and safe for concurrent use; [Index.Update]
-// returns a new Index and leaves the old one serving.
+// them. An Index is immutable once built and safe for concurrent use;
+// [Index.Reindex] returns a new Index and leaves the old one serving.
 type Index struct {
 	cfg   Config
 	query [NumViews]float64 // cfg.Query, normalized
@@ -26,6 +26,7 @@ type Index struct {
 	voc      *vocabulary
 
 	cases []*caselib.Case
+	src   []Document // what was indexed, for Reindex to tell changed documents
 	docs  []analyzed
 	byID  map[string]int
 
@@ -67,35 +68,51 @@ type Index struct {
 	scorers sync.Pool // *scorer, sized for this index
 }
 
-// Build analyzes and indexes cases with cfg. Case ids must be unique.
-func Build(cases []*caselib.Case, cfg Config) (*Index, error) {
-	return BuildProgress(cases, cfg, nil)
+// Build analyzes and indexes docs with cfg, in their order (the library
+// order of [Index.Case]). Each document needs its Case, and case ids must be
+// unique. [Documents] makes the documents of a library's cases; [BuildCases]
+// does both steps.
+func Build(docs []Document, cfg Config) (*Index, error) {
+	return BuildProgress(docs, cfg, nil)
+}
+
+// BuildCases indexes cases with cfg: Build of their [Documents].
+func BuildCases(cases []*caselib.Case, cfg Config) (*Index, error) {
+	return Build(Documents(cases), cfg)
 }
 
 // BuildProgress is Build that calls progress, when not nil, now and then
-// with the number of cases analyzed so far (never concurrently); analysis
-// is most of the time of a build.
-func BuildProgress(cases []*caselib.Case, cfg Config, progress func(done int)) (*Index, error) {
-	ix := &Index{
-		cfg:  cfg,
-		an:   tokenize.New(cfg.Analyzer),
-		voc:  newVocabulary(),
-		byID: make(map[string]int, len(cases)),
+// with the number of documents analyzed so far (never concurrently);
+// analysis is most of the time of a build.
+func BuildProgress(docs []Document, cfg Config, progress func(done int)) (*Index, error) {
+	ix := &Index{cfg: cfg, an: tokenize.New(cfg.Analyzer), voc: newVocabulary()}
+	if err := ix.setDocuments(docs); err != nil {
+		return nil, err
 	}
-	ix.cases = slices.Clone(cases)
-	for i, c := range ix.cases {
-		if j, dup := ix.byID[c.ID]; dup {
-			return nil, fmt.Errorf("case id %q appears twice (%s and %s)", c.ID, locString(ix.cases[j]), locString(c))
-		}
-		ix.byID[c.ID] = i
-	}
-	docs := make([]Document, len(cases))
-	for i, c := range cases {
-		docs[i] = NewDocument(c)
-	}
-	ix.docs = analyzeDocs(ix.an, ix.voc, docs, 0, progress)
+	ix.docs = analyzeDocs(ix.an, ix.voc, docs, nil, progress)
 	ix.reweigh()
 	return ix, nil
+}
+
+// setDocuments sets the index's documents, cases and ids, checking that
+// every document has a case and that ids are unique.
+func (ix *Index) setDocuments(docs []Document) error {
+	ix.src = slices.Clone(docs)
+	ix.cases = make([]*caselib.Case, len(docs))
+	ix.docs = make([]analyzed, len(docs))
+	ix.byID = make(map[string]int, len(docs))
+	for i, d := range docs {
+		c := d.Case
+		if c == nil {
+			return fmt.Errorf("document %d has no case", i)
+		}
+		if j, dup := ix.byID[c.ID]; dup {
+			return fmt.Errorf("case id %q appears twice (%s and %s)", c.ID, locString(ix.cases[j]), locString(c))
+		}
+		ix.byID[c.ID] = i
+		ix.cases[i] = c
+	}
+	return nil
 }
 
 func locString(c *caselib.Case) string {
@@ -141,7 +158,7 @@ func keyTerm(k uint32) uint32 { return k / uint32(NumViews) }
 
 // reweigh computes everything that depends on the whole library — the
 // canonical vocabulary, idf, the weighted case vectors, the postings and the
-// cases' day numbers for the date priors — from the analyzed cases. Build and Update both end here, so an updated
+// cases' day numbers for the date priors — from the analyzed cases. Build and Reindex both end here, so a reindexed
 // index is identical to one built from scratch.
 func (ix *Index) reweigh() {
 	n := len(ix.docs)
@@ -218,12 +235,12 @@ func (ix *Index) reweigh() {
 			avgLen[v] /= float64(withView[v])
 		}
 	}
-	used := make([]int, n) // entries kept per case: tags of a kind weighted 0 are dropped
-	parallel(n, func(lo, hi int) {
-		var pack []uint64
+	used := make([]int, n)                         // entries kept per case: tags of a kind weighted 0 are dropped
+	packs := make([][]uint64, par.Workers(n, 256)) // scratch per worker
+	par.For(n, 256, func(w, lo, hi int) {
 		for i := lo; i < hi; i++ {
-			pack = ix.weighDoc(i, &norms[i], pack[:0])
-			used[i] = len(pack)
+			packs[w] = ix.weighDoc(i, &norms[i], packs[w][:0])
+			used[i] = len(packs[w])
 		}
 	})
 	ix.compactVectors(used)
@@ -318,7 +335,7 @@ type weights struct {
 func (ix *Index) normalize(s float64, pivot *[NumViews]float64, norms [][NumViews]float64) *weights {
 	n := len(ix.docs)
 	w := &weights{vval: make([]float32, len(ix.vval)), vnorm: make([]float32, n)}
-	parallel(n, func(lo, hi int) {
+	par.For(n, 256, func(_, lo, hi int) {
 		for i := lo; i < hi; i++ {
 			var div [NumViews]float64
 			for v, x := range norms[i] {
@@ -381,7 +398,7 @@ func (ix *Index) weighDoc(i int, norms *[NumViews]float64, pack []uint64) []uint
 func (ix *Index) saturate(w *weights, avgLen *[textViews]float64) {
 	k1, b := ix.cfg.K1, ix.cfg.B
 	n := len(ix.docs)
-	parallel(n, func(lo, hi int) {
+	par.For(n, 256, func(_, lo, hi int) {
 		for i := lo; i < hi; i++ {
 			d := &ix.docs[i]
 			var lnorm [textViews]float64
@@ -527,24 +544,4 @@ func (p *profile) maxScaled(ix *Index) {
 // idf is the smoothed inverse document frequency ln((1+n)/(1+df)) + 1.
 func idf(n, df int) float64 {
 	return math.Log(float64(1+n)/float64(1+df)) + 1
-}
-
-// parallel runs f over [0, n) split into contiguous ranges, one per core.
-func parallel(n int, f func(lo, hi int)) {
-	workers := min(runtime.GOMAXPROCS(0), max(1, n/256))
-	if workers <= 1 {
-		f(0, n)
-		return
-	}
-	var wg sync.WaitGroup
-	step := (n + workers - 1) / workers
-	for lo := 0; lo < n; lo += step {
-		hi := min(n, lo+step)
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			f(lo, hi)
-		}()
-	}
-	wg.Wait()
 }

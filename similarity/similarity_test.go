@@ -16,7 +16,7 @@ func seedIndex(t testing.TB, cfg Config) *Index {
 	if err != nil {
 		t.Fatal(err)
 	}
-	ix, err := Build(lib.Cases, cfg)
+	ix, err := BuildCases(lib.Cases, cfg)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -137,7 +137,7 @@ func TestRerankKeepsEveryCandidate(t *testing.T) {
 		c.Title.EN = title
 		return c
 	}
-	ix, err := Build([]*caselib.Case{
+	ix, err := BuildCases([]*caselib.Case{
 		mk("A", "payment gateway timeouts after deploy"),
 		mk("B", "payment gateway returns 500"),
 		mk("C", "office coffee machine broken"),

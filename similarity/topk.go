@@ -2,6 +2,7 @@ package similarity
 
 import (
 	"cmp"
+	"math"
 	"slices"
 	"strings"
 )
@@ -114,3 +115,7 @@ func sortPairs(ix *Index, p []Pair) {
 		return strings.Compare(ix.cases[a.B].ID, ix.cases[b.B].ID)
 	})
 }
+
+// RoundScore rounds a score to the 4 decimals caselink prints and serves:
+// enough to rank by, and stable to print.
+func RoundScore(x float64) float64 { return math.Round(x*1e4) / 1e4 }

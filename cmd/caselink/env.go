@@ -125,7 +125,7 @@ func (e *env) buildIndex(c *cli.Context) (*caselib.Library, *similarity.Index, e
 	}
 	e.warnLinks(curate.CheckLinks(lib.Cases, lib.ByID))
 	p := e.newProgress("indexing", len(lib.Cases))
-	ix, err := similarity.BuildProgress(lib.Cases, similarity.DefaultConfig(), p.update)
+	ix, err := similarity.BuildProgress(similarity.Documents(lib.Cases), similarity.DefaultConfig(), p.update)
 	if err != nil {
 		return nil, nil, usageError{err}
 	}

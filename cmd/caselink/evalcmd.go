@@ -111,7 +111,7 @@ func (env *env) eval(c *cli.Context) error {
 	if c.Bool("grid") {
 		return env.evalGrid(c, b, lib.Cases, qs, rel, themes)
 	}
-	ix, err := similarity.Build(lib.Cases, similarity.DefaultConfig())
+	ix, err := similarity.BuildCases(lib.Cases, similarity.DefaultConfig())
 	if err != nil {
 		return usageError{err}
 	}

@@ -5,14 +5,12 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
-	"math"
 	"os"
-	"runtime"
 	"strings"
-	"sync"
 
 	"github.com/urfave/cli/v2"
 
+	"github.com/caselink/caselink/internal/par"
 	"github.com/caselink/caselink/similarity"
 	"github.com/caselink/caselink/similarity/curate"
 )
@@ -117,7 +115,7 @@ func (env *env) match(c *cli.Context) error {
 	for i, h := range res.Hits {
 		cs := ix.Case(h.Doc)
 		ex := ix.ExplainMatch(res, h)
-		hits[i] = matchHit{Rank: i + 1, ID: h.ID, Score: round(h.Score), Date: cs.Date, Org: cs.Org,
+		hits[i] = matchHit{Rank: i + 1, ID: h.ID, Score: similarity.RoundScore(h.Score), Date: cs.Date, Org: cs.Org,
 			Title: cs.Title.EN, URL: cs.URL, Why: ex.Why(6),
 			Remediation: curate.Remedy(cs, curate.RemedyLines), ResolvedAfter: cs.ResolvedAfter}
 		if c.Bool("explain") {
@@ -153,7 +151,7 @@ func (env *env) matchLike(c *cli.Context, ix *similarity.Index, id string, filte
 		if len(hits) == top {
 			break
 		}
-		hits = append(hits, matchHit{Rank: len(hits) + 1, ID: h.ID, Score: round(h.Score), Date: cs.Date, Org: cs.Org,
+		hits = append(hits, matchHit{Rank: len(hits) + 1, ID: h.ID, Score: similarity.RoundScore(h.Score), Date: cs.Date, Org: cs.Org,
 			Title: cs.Title.EN, URL: cs.URL, Why: ix.ExplainPair(d, h.Doc).Why(6),
 			Remediation: curate.Remedy(cs, curate.RemedyLines), ResolvedAfter: cs.ResolvedAfter})
 	}
@@ -287,34 +285,21 @@ func (env *env) matchBatch(c *cli.Context, ix *similarity.Index, path string, fi
 		minScore = c.Float64("min-score")
 	}
 	out := make([]batchAnswer, len(qs))
-	var wg sync.WaitGroup
-	next := make(chan int)
-	for range runtime.GOMAXPROCS(0) {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			for i := range next {
-				q := qs[i]
-				res := ix.Match(similarity.Query{Text: q.Text, K: c.Int("top"), MinScore: minScore,
-					Candidates: q.Candidates, Filter: filter})
-				a := batchAnswer{ID: q.ID, Hits: []matchHit{}}
-				for _, h := range res.Hits {
-					ex := ix.ExplainMatch(res, h)
-					mh := matchHit{ID: h.ID, Score: round(h.Score), Why: ex.Why(6)}
-					if c.Bool("explain") {
-						mh.Explain, mh.Stage = curate.Explained(ex), h.Stage
-					}
-					a.Hits = append(a.Hits, mh)
-				}
-				out[i] = a
+	par.Each(len(qs), func(i int) {
+		q := qs[i]
+		res := ix.Match(similarity.Query{Text: q.Text, K: c.Int("top"), MinScore: minScore,
+			Candidates: q.Candidates, Filter: filter})
+		a := batchAnswer{ID: q.ID, Hits: []matchHit{}}
+		for _, h := range res.Hits {
+			ex := ix.ExplainMatch(res, h)
+			mh := matchHit{ID: h.ID, Score: similarity.RoundScore(h.Score), Why: ex.Why(6)}
+			if c.Bool("explain") {
+				mh.Explain, mh.Stage = curate.Explained(ex), h.Stage
 			}
-		}()
-	}
-	for i := range qs {
-		next <- i
-	}
-	close(next)
-	wg.Wait()
+			a.Hits = append(a.Hits, mh)
+		}
+		out[i] = a
+	})
 	w := bufio.NewWriter(env.stdout)
 	enc := json.NewEncoder(w)
 	enc.SetEscapeHTML(false)
@@ -362,9 +347,6 @@ func readBatch(path string) ([]batchQuery, error) {
 	}
 	return qs, nil
 }
-
-// round keeps 4 decimals: enough to rank by, stable to print.
-func round(x float64) float64 { return math.Round(x*1e4) / 1e4 }
 
 func writeJSON(w io.Writer, v any) error {
 	enc := json.NewEncoder(w)

@@ -173,7 +173,7 @@ func relateReport(ix *similarity.Index, found [][]similarity.Hit, plan curate.Pl
 		}
 		rc := relateCase{ID: cs.ID, Related: nonNil(next), Add: nonNil(add), Remove: nonNil(remove), Neighbours: []scored{}}
 		for _, h := range found[d] {
-			rc.Neighbours = append(rc.Neighbours, scored{h.ID, round(h.Score)})
+			rc.Neighbours = append(rc.Neighbours, scored{h.ID, similarity.RoundScore(h.Score)})
 		}
 		out.Cases = append(out.Cases, rc)
 		out.Add += len(add)

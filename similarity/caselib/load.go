@@ -94,6 +94,38 @@ func isCaseFile(name string) bool {
 	return false
 }
 
+// walkCaseFiles calls fn for each case file in the folder root and its
+// subfolders, in lexical order, by the rules of Load: files whose extension
+// is one of caseExts, skipping names that begin with a dot and what the
+// folder's IgnoreFile lists (ignore); a link to a
+// file is read, a link to a folder is not followed, other special files are
+// left out. fn also receives the errors of reading a folder (with its path);
+// an error returned by fn stops the walk and is returned.
+func walkCaseFiles(root string, ignore ignoreList, fn func(fpath string, err error) error) error {
+	return filepath.WalkDir(root, func(fpath string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return fn(fpath, err)
+		}
+		if fpath != root && (strings.HasPrefix(d.Name(), ".") || ignore.match(root, fpath)) {
+			if d.IsDir() {
+				return filepath.SkipDir
+			}
+			return nil
+		}
+		if d.IsDir() || !isCaseFile(d.Name()) {
+			return nil
+		}
+		if d.Type()&fs.ModeSymlink != 0 {
+			if st, err := os.Stat(fpath); err != nil || st.IsDir() {
+				return nil
+			}
+		} else if !d.Type().IsRegular() {
+			return nil
+		}
+		return fn(fpath, nil)
+	})
+}
+
 // Load reads cases from paths: case files, folders of case files, JSON Lines
 // files, or "-" for standard input (see the package documentation for the
 // rules). It stops at the first error, an *Error, unless opts.Lenient is set.
@@ -162,26 +194,9 @@ func (p *loader) loadPath(name string) bool {
 		return p.fail(nil, ierr, true)
 	}
 	found := 0
-	err = filepath.WalkDir(name, func(fpath string, d fs.DirEntry, err error) error {
+	err = walkCaseFiles(name, ignore, func(fpath string, err error) error {
 		if err != nil {
 			return err
-		}
-		if fpath != name && (strings.HasPrefix(d.Name(), ".") || ignore.match(name, fpath)) {
-			if d.IsDir() {
-				return filepath.SkipDir
-			}
-			return nil
-		}
-		if d.IsDir() || !isCaseFile(d.Name()) {
-			return nil
-		}
-		if d.Type()&fs.ModeSymlink != 0 {
-			// a link to a file is read; a link to a folder is not followed
-			if st, err := os.Stat(fpath); err != nil || st.IsDir() {
-				return nil
-			}
-		} else if !d.Type().IsRegular() {
-			return nil
 		}
 		found++
 		if !p.readFile(fpath, fpath, name) {

@@ -87,7 +87,7 @@ func TestDecodeMatchesReference(t *testing.T) {
 	paths := []string{"../../seeds", "testdata/ok"}
 	for _, rel := range []string{"incidents/cases.jsonl", "bench/gitbugs-hadoop/cases.jsonl",
 		"bench/semeval2016-b/cases.jsonl", "incidents-judged/cases"} {
-		if p := sharedData(rel); p != "" {
+		if p := sharedData(t, rel); p != "" {
 			paths = append(paths, p)
 		}
 	}

@@ -28,7 +28,7 @@ func testIndex(t *testing.T) *similarity.Index {
 	mk := func(id, title string, related ...string) *caselib.Case {
 		return &caselib.Case{ID: id, Title: caselib.Text{EN: title}, Related: related}
 	}
-	ix, err := similarity.Build([]*caselib.Case{
+	ix, err := similarity.BuildCases([]*caselib.Case{
 		mk("A", "postgres pool exhausted", "C"),
 		mk("B", "postgres pool saturated"),
 		mk("C", "bgp route leak", "A"),

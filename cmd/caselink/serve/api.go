@@ -334,7 +334,7 @@ func (s *Server) apiDupes(w http.ResponseWriter, r *http.Request) {
 		out.Pairs = append(out.Pairs, DupePair{
 			A:     DupeCase{a.ID, a.Date, a.Org, a.Title.EN},
 			B:     DupeCase{b.ID, b.Date, b.Org, b.Title.EN},
-			Score: round(p.Score), Evidence: nonNil(ix.ExplainPair(p.A, p.B).Why(8)),
+			Score: similarity.RoundScore(p.Score), Evidence: nonNil(ix.ExplainPair(p.A, p.B).Why(8)),
 		})
 	}
 	writeJSON(w, http.StatusOK, out)
@@ -348,7 +348,7 @@ func (s *Server) apiHealth(w http.ResponseWriter, r *http.Request) {
 // hit turns an engine hit at rank i (0-based) into an API hit.
 func hit(ix *similarity.Index, i int, h similarity.Hit, ex similarity.Explanation) Hit {
 	c := ix.Case(h.Doc)
-	return Hit{Rank: i + 1, ID: h.ID, Score: round(h.Score), Date: c.Date, Org: c.Org, Title: c.Title.EN,
+	return Hit{Rank: i + 1, ID: h.ID, Score: similarity.RoundScore(h.Score), Date: c.Date, Org: c.Org, Title: c.Title.EN,
 		URL: c.URL, Why: nonNil(ex.Why(6)), Tags: nonNil(similarity.CaseTags(c)),
 		Remediation: nonNil(curate.Remedy(c, curate.RemedyLines)), ResolvedAfter: c.ResolvedAfter}
 }
@@ -460,9 +460,6 @@ func writeJSON(w http.ResponseWriter, status int, v any) {
 func writeError(w http.ResponseWriter, status int, format string, a ...any) {
 	writeJSON(w, status, errorBody{Error: fmt.Sprintf(format, a...)})
 }
-
-// round keeps 4 decimals, as the CLI prints.
-func round(x float64) float64 { return math.Round(x*1e4) / 1e4 }
 
 func nonNil(s []string) []string {
 	if s == nil {

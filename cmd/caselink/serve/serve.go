@@ -98,7 +98,7 @@ func New(opts Options) (*Server, error) {
 		return nil, err
 	}
 	s.pages = pages
-	snap, err := s.load(stampPaths(opts.Paths))
+	snap, err := s.load(caselib.Stamp(opts.Paths))
 	if err != nil {
 		return nil, err
 	}
@@ -107,7 +107,8 @@ func New(opts Options) (*Server, error) {
 	return s, nil
 }
 
-// load reads and indexes the library. stamp is the fingerprint of its files
+// load reads and indexes the library (on a reload, reindexing the current
+// index, which gives the same index as a build). stamp is the fingerprint of its files
 // taken before reading them, so that a change made while loading is seen by
 // the next poll.
 func (s *Server) load(stamp uint64) (*snapshot, error) {
@@ -131,7 +132,14 @@ func (s *Server) load(stamp uint64) (*snapshot, error) {
 	if w := curate.LinkWarning(curate.CheckLinks(lib.Cases, lib.ByID)); w != "" {
 		s.log.Printf("warning: %s", w)
 	}
-	ix, err := similarity.Build(lib.Cases, similarity.DefaultConfig())
+	docs := similarity.Documents(lib.Cases)
+	var ix *similarity.Index
+	if prev := s.cur.Load(); prev != nil {
+		// A reload tokenizes only the cases whose text or tags changed.
+		ix, err = prev.ix.Reindex(docs)
+	} else {
+		ix, err = similarity.Build(docs, similarity.DefaultConfig())
+	}
 	if err != nil {
 		return nil, err
 	}
@@ -142,7 +150,7 @@ func (s *Server) load(stamp uint64) (*snapshot, error) {
 // When it does not, the old index keeps serving and the error is logged and
 // shown by /healthz until a later load succeeds. Seeds are not reloaded.
 func (s *Server) Reload() error {
-	return s.reload(stampPaths(s.opts.Paths))
+	return s.reload(caselib.Stamp(s.opts.Paths))
 }
 
 func (s *Server) reload(stamp uint64) error {
@@ -187,7 +195,7 @@ func (s *Server) Watch(ctx context.Context) {
 			return
 		case <-t.C:
 		}
-		stamp := stampPaths(s.opts.Paths)
+		stamp := caselib.Stamp(s.opts.Paths)
 		if stamp == last {
 			continue
 		}
