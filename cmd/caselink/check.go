@@ -50,12 +50,7 @@ func (env *env) check(c *cli.Context) error {
 // warnLinks warns, in one line, about related links that CheckLinks would
 // list.
 func (e *env) warnLinks(probs []curate.LinkProblem) {
-	if len(probs) == 0 {
-		return
+	if w := curate.LinkWarning(probs); w != "" {
+		fmt.Fprintf(e.stderr, "caselink: warning: %s\n", w)
 	}
-	fmt.Fprintf(e.stderr, "caselink: warning: %s", probs[0].Message())
-	if len(probs) > 1 {
-		fmt.Fprintf(e.stderr, " (and %d more)", len(probs)-1)
-	}
-	fmt.Fprintln(e.stderr, "; run caselink check to list them")
 }

@@ -77,7 +77,7 @@ func (env *env) match(c *cli.Context) error {
 	if err := curate.CheckScore("--min-score", c.Float64("min-score")); err != nil {
 		return usageError{err}
 	}
-	if c.Bool("explain") && !c.Bool("json") {
+	if c.Bool("explain") && !c.Bool("json") && c.String("queries") == "" { // batch mode always prints JSON
 		return usagef("--explain adds to the JSON output: give --json too")
 	}
 	filter := similarity.Filter{Orgs: c.StringSlice("org"), Domains: c.StringSlice("domain"),

@@ -40,7 +40,7 @@ Examples:
 		Flags: []cli.Flag{
 			casesFlag, lenientFlag,
 			&cli.IntFlag{Name: "top", Aliases: []string{"n"}, Value: curate.RelateTop, Usage: "how many related cases per case (--symmetric back-links come on top of it)"},
-			&cli.Float64Flag{Name: "min-score", Value: curate.RelateMinScore, Usage: "link only cases scoring at least this (0–1); at the default, 80–90% of links are judged related, in libraries of 4 to 6,900 cases; links just under it, about half"},
+			&cli.Float64Flag{Name: "min-score", Value: curate.RelateMinScore, Usage: "link only cases scoring at least this (0–1); at the default, 80–90% of links are judged related, in libraries of 4 to 100,000 cases; links just under it, about half"},
 			&cli.BoolFlag{Name: "write", Usage: "write the links into the case files"},
 			&cli.BoolFlag{Name: "replace", Usage: "replace existing links instead of keeping them (the dry run lists the removals)"},
 			&cli.BoolFlag{Name: "symmetric", Usage: "make every link two-way"},

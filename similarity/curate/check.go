@@ -1,6 +1,8 @@
 package curate
 
 import (
+	"strconv"
+
 	"github.com/caselink/caselink/similarity/caselib"
 )
 
@@ -34,6 +36,20 @@ func (p LinkProblem) Message() string {
 }
 
 func quote(s string) string { return `"` + s + `"` }
+
+// LinkWarning sums up link problems in one line for a warning: the first
+// problem, how many more there are, and where to see them all; "" when
+// there is none.
+func LinkWarning(probs []LinkProblem) string {
+	if len(probs) == 0 {
+		return ""
+	}
+	s := probs[0].Message()
+	if len(probs) > 1 {
+		s += " (and " + strconv.Itoa(len(probs)-1) + " more)"
+	}
+	return s + "; run caselink check to list them"
+}
 
 // CheckLinks returns the related links of cases that point nowhere, to the
 // case itself, or repeat an earlier entry, in library order. byID looks up

@@ -1,7 +1,6 @@
 package curate
 
 import (
-	"math"
 	"slices"
 	"strings"
 
@@ -42,7 +41,7 @@ const ExplainParts = 12
 // 4 decimals like the scores.
 func Explained(ex similarity.Explanation) *similarity.Explanation {
 	ex = ex.Top(ExplainParts)
-	r := func(x float64) float64 { return math.Round(x*1e4) / 1e4 }
+	r := similarity.RoundScore
 	ex.Score, ex.Query, ex.Expand, ex.RestScore = r(ex.Score), r(ex.Query), r(ex.Expand), r(ex.RestScore)
 	ex.Parts = slices.Clone(ex.Parts)
 	for i := range ex.Parts {

@@ -16,6 +16,7 @@ import (
 
 	"github.com/caselink/caselink/similarity"
 	"github.com/caselink/caselink/similarity/caselib"
+	"github.com/caselink/caselink/similarity/curate"
 )
 
 // Options configure a [Server].
@@ -127,6 +128,9 @@ func (s *Server) load(stamp uint64) (*snapshot, error) {
 	}
 	if len(lib.Cases) == 0 {
 		return nil, fmt.Errorf("no cases in %s", strings.Join(s.opts.Paths, ", "))
+	}
+	if w := curate.LinkWarning(curate.CheckLinks(lib.Cases, lib.ByID)); w != "" {
+		s.log.Printf("warning: %s", w)
 	}
 	docs := similarity.Documents(lib.Cases)
 	var ix *similarity.Index

@@ -5,6 +5,8 @@ import (
 	"io"
 	"net/http"
 	"net/url"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 )
@@ -77,5 +79,22 @@ func TestPageKeepsPasteInURL(t *testing.T) {
 	body, _ := io.ReadAll(resp.Body)
 	if resp.StatusCode != 200 || !strings.Contains(string(body), `>pods OOMKilled &lt;b&gt;&#34;x&#34;&lt;/b&gt;</textarea>`) {
 		t.Errorf("status %d; the text area does not hold the paste:\n%s", resp.StatusCode, body)
+	}
+}
+
+// A library with a related link to no case loads, and the log says so.
+func TestServeWarnsDanglingLinks(t *testing.T) {
+	dir := t.TempDir()
+	if err := os.WriteFile(filepath.Join(dir, "a.json"), []byte(`{"id":"A-1","title":"pool exhausted","related":["NO-SUCH"]}`), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	var log syncBuffer
+	opts := testOptions(dir)
+	opts.Log = &log
+	if _, err := New(opts); err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(log.String(), `warning: `) || !strings.Contains(log.String(), `links to "NO-SUCH", which is no case of the library; run caselink check`) {
+		t.Errorf("log:\n%s", log.String())
 	}
 }

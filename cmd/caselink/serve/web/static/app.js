@@ -169,15 +169,14 @@
         body.append(p);
       }
       const fix = h.remediation || [];
-      if (fix.length || h.resolved_after) {
-        const p = el('div', { class: 'fix' }, el('span', { class: 'label', text: 'fixed by' }), ' ');
-        if (h.resolved_after) p.append(el('span', { class: 'took', text: `resolved after ${h.resolved_after}` }));
-        if (fix.length) {
-          const ul = el('ul');
-          for (const f of fix) ul.append(el('li', { text: f }));
-          p.append(ul);
-        }
-        body.append(p);
+      if (fix.length) {
+        const ul = el('ul');
+        for (const f of fix) ul.append(el('li', { text: f }));
+        body.append(el('div', { class: 'fix' }, el('span', { class: 'label', text: 'fixed by' }), ul));
+      }
+      if (h.resolved_after) {
+        body.append(el('p', { class: 'fix took' }, el('span', { class: 'label', text: 'took' }), ' ',
+          `resolved after ${h.resolved_after}`));
       }
       const tags = h.tags || [];
       if (tags.length) {
