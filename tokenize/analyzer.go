@@ -35,14 +35,16 @@ type Kind uint8
 
 // Term kinds.
 const (
-	KindWord    Kind = iota // the whole token, normalized
-	KindPart                // a part of a compound token (oom, killed of OOMKilled)
-	KindClass               // a class term: <ip>, <uuid>, <hex>, <num>, <id>, <time>, <date>, <url>, 4xx, 5xx
-	KindSynonym             // the canonical term of a synonym group a member of which occurred
-	KindBigram              // two adjacent content words, "a b"
+	KindWord     Kind = iota // the whole token, normalized
+	KindPart                 // a part of a compound token (oom, killed of OOMKilled)
+	KindClass                // a class term: <ip>, <uuid>, <hex>, <num>, <id>, <time>, <date>, <url>, 4xx, 5xx
+	KindSynonym              // the canonical term of a synonym group a member of which occurred
+	KindBigram               // two adjacent content words, "a b"
+	KindGlossary             // an English term a Korean word stands for (파드 → pod), from glossary-ko.txt
 )
 
-// String returns the kind's name ("word", "part", "class", "synonym", "bigram").
+// String returns the kind's name ("word", "part", "class", "synonym",
+// "bigram", "glossary").
 func (k Kind) String() string {
 	switch k {
 	case KindWord:
@@ -55,6 +57,8 @@ func (k Kind) String() string {
 		return "synonym"
 	case KindBigram:
 		return "bigram"
+	case KindGlossary:
+		return "glossary"
 	}
 	return "kind(?)"
 }
@@ -104,6 +108,18 @@ type Options struct {
 	// stands for the i-th group of SynonymGroups(). It exists so that the
 	// evaluation can measure what each group is worth. Default 0 (all on).
 	SynonymsOff uint64
+	// Korean analyzes runs of Hangul: particles and endings are stripped
+	// (노드가 → 노드, 배포했다 → 배포, 파드들의 → 파드), compounds are split
+	// by the glossary's words (메모리부족 → 메모리, 부족), conjugated verbs
+	// the glossary knows become their stem (죽었음 → 죽), and Korean stop
+	// words (좀, 지금, 계속) are dropped like English ones. Off, a Hangul
+	// run is one term as written. Default true.
+	Korean bool
+	// Glossary emits, for every Korean word or phrase of the built-in
+	// Korean↔English glossary (glossary-ko.txt), the terms its English
+	// analyzes to (파드 → pod; 메모리 부족 → out, memori, oom), so a
+	// Korean paste meets English cases. Default true.
+	Glossary bool
 	// MaxTokenBytes is the longest token (in bytes) emitted whole. Longer
 	// tokens are still split into their parts when SplitCompounds is on
 	// and they are at most 256 bytes long. Zero means DefaultMaxTokenBytes.
@@ -111,7 +127,7 @@ type Options struct {
 }
 
 // DefaultOptions returns the default options: Stem, SplitCompounds,
-// Synonyms and StopWords on; Bigrams off; classes kept;
+// Synonyms, StopWords, Korean and Glossary on; Bigrams off; classes kept;
 // MaxTokenBytes = DefaultMaxTokenBytes.
 func DefaultOptions() Options {
 	return Options{
@@ -120,6 +136,8 @@ func DefaultOptions() Options {
 		Synonyms:       true,
 		Bigrams:        false,
 		StopWords:      true,
+		Korean:         true,
+		Glossary:       true,
 		MaxTokenBytes:  DefaultMaxTokenBytes,
 	}
 }
@@ -130,6 +148,7 @@ type Analyzer struct {
 	opts  Options
 	cache *normCache
 	syn   *synTable
+	gloss *synTable // nil unless Glossary
 }
 
 // New returns an Analyzer with the given options.
@@ -148,6 +167,9 @@ func New(opts Options) *Analyzer {
 		}
 	}
 	a.syn = a.buildSynonyms(groups)
+	if opts.Glossary {
+		a.gloss = a.buildGlossary(builtinGlossary)
+	}
 	return a
 }
 
@@ -205,6 +227,7 @@ type tokInfo struct {
 	brk        bool   // a clause break precedes the token
 	bigram     bool   // may form bigrams
 	compound   bool   // units are the token's parts (SplitCompounds on, ≥2 parts)
+	korean     bool   // a Hangul word analyzed by the Korean steps
 }
 
 // unit is one word of the stream synonyms are matched on: a token's parts
@@ -302,6 +325,10 @@ func (a *Analyzer) analyzeWord(sc *scratch, text string, ti *tokInfo, fl uint16,
 			return
 		}
 	}
+	if a.opts.Korean && fl&(fDigit|fJoiner|fApos|fComma) == 0 && startsHangul(s) {
+		a.analyzeKorean(sc, ti, s, idx)
+		return
+	}
 	var parts []part
 	if len(s) <= maxSplitBytes && (fl&(fJoiner|fComma) != 0 || fl&(fUpper|fLower) == fUpper|fLower) {
 		sc.parts = splitCompound(s, sc.parts[:0])
@@ -362,7 +389,7 @@ func (a *Analyzer) emitTerms(dst []Term, sc *scratch, text string) []Term {
 		ti := &sc.infos[i]
 		base := len(dst)
 		surf := text[ti.start:ti.end]
-		if ti.text != "" && !(o.StopWords && ti.stop) {
+		if ti.text != "" && !(o.StopWords && ti.stop) && !a.glossed(ti, ti.text) {
 			dst = append(dst, Term{Text: ti.text, Surface: surf, Pos: i, Kind: KindWord})
 		}
 		if ti.compound {
@@ -373,7 +400,7 @@ func (a *Analyzer) emitTerms(dst []Term, sc *scratch, text string) []Term {
 					if !o.DropClasses {
 						dst = emit(dst, base, u.text, surf, i, KindClass)
 					}
-				case u.emit && !(o.StopWords && u.stop):
+				case u.emit && !(o.StopWords && u.stop) && !a.glossed(ti, u.text):
 					dst = emit(dst, base, u.text, surf, i, KindPart)
 				}
 			}
@@ -388,11 +415,21 @@ func (a *Analyzer) emitTerms(dst []Term, sc *scratch, text string) []Term {
 		}
 		if o.Synonyms {
 			for k := ti.u0; k < ti.u1; k++ {
-				dst = a.matchSynonyms(dst, base, sc, text, k, i)
+				dst = matchSynonyms(a.syn, KindSynonym, dst, base, sc, text, k, i)
 			}
 			if ti.compound && ti.text != "" {
 				for _, c := range a.syn.single[ti.text] {
 					dst = emit(dst, base, c, surf, i, KindSynonym)
+				}
+			}
+		}
+		if a.gloss != nil && ti.korean {
+			for k := ti.u0; k < ti.u1; k++ {
+				dst = matchSynonyms(a.gloss, KindGlossary, dst, base, sc, text, k, i)
+			}
+			if ti.compound && ti.text != "" {
+				for _, c := range a.gloss.single[ti.text] {
+					dst = emit(dst, base, c, surf, i, KindGlossary)
 				}
 			}
 		}
@@ -403,6 +440,12 @@ func (a *Analyzer) emitTerms(dst []Term, sc *scratch, text string) []Term {
 		}
 	}
 	return dst
+}
+
+// glossed reports whether the Korean word w of token ti is replaced by its
+// glossary terms: a Korean word the glossary maps is not emitted itself.
+func (a *Analyzer) glossed(ti *tokInfo, w string) bool {
+	return ti.korean && a.gloss != nil && len(a.gloss.single[w]) > 0
 }
 
 // emit appends a term unless dst[base:] (the terms of the same Pos) already
