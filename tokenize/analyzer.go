@@ -120,6 +120,10 @@ type Options struct {
 	// analyzes to (파드 → pod; 메모리 부족 → out, memori, oom), so a
 	// Korean paste meets English cases. Default true.
 	Glossary bool
+	// GlossarySectionsOff turns off single sections of the glossary: bit i
+	// stands for the i-th of GlossarySections(). It exists so that the
+	// evaluation can measure what each section is worth. Default 0 (all on).
+	GlossarySectionsOff uint64
 	// MaxTokenBytes is the longest token (in bytes) emitted whole. Longer
 	// tokens are still split into their parts when SplitCompounds is on
 	// and they are at most 256 bytes long. Zero means DefaultMaxTokenBytes.

@@ -3,6 +3,7 @@ package tokenize
 import (
 	_ "embed"
 	"fmt"
+	"slices"
 	"strings"
 )
 
@@ -18,10 +19,12 @@ import (
 var glossaryFile string
 
 // GlossaryEntry is one line of the Korean glossary: the English it stands
-// for and its Korean members as written (a trailing ~ marks a verb stem).
+// for, its Korean members as written (a trailing ~ marks a verb stem) and
+// the section of the file it is in.
 type GlossaryEntry struct {
 	English string
 	Korean  []string
+	Section string // the comment line that heads its block, without "# "
 }
 
 // builtinGlossary is glossaryFile parsed once.
@@ -40,7 +43,20 @@ var koLex = newKoLexicon(builtinGlossary)
 func Glossary() []GlossaryEntry {
 	out := make([]GlossaryEntry, len(builtinGlossary))
 	for i, e := range builtinGlossary {
-		out[i] = GlossaryEntry{English: e.English, Korean: append([]string(nil), e.Korean...)}
+		out[i] = e
+		out[i].Korean = append([]string(nil), e.Korean...)
+	}
+	return out
+}
+
+// GlossarySections returns the glossary's section names in file order; bit
+// i of Options.GlossarySectionsOff stands for the i-th.
+func GlossarySections() []string {
+	var out []string
+	for _, e := range builtinGlossary {
+		if !contains(out, e.Section) {
+			out = append(out, e.Section)
+		}
 	}
 	return out
 }
@@ -48,17 +64,25 @@ func Glossary() []GlossaryEntry {
 // parseGlossary parses the glossary format: "english = 한국어, 한국어~, …".
 func parseGlossary(src string) ([]GlossaryEntry, error) {
 	var out []GlossaryEntry
+	comment, section := "", ""
 	for n, line := range strings.Split(src, "\n") {
 		line = strings.TrimSpace(line)
-		if line == "" || line[0] == '#' {
+		switch {
+		case line == "":
+			comment = ""
 			continue
+		case line[0] == '#':
+			comment = strings.TrimSpace(strings.TrimLeft(line, "#"))
+			continue
+		case comment != "":
+			section, comment = comment, ""
 		}
 		en, ko, ok := strings.Cut(line, "=")
 		en = strings.Join(strings.Fields(en), " ")
 		if !ok || en == "" {
 			return nil, fmt.Errorf("line %d: want \"english = 한국어, …\"", n+1)
 		}
-		e := GlossaryEntry{English: en}
+		e := GlossaryEntry{English: en, Section: section}
 		for _, m := range strings.Split(ko, ",") {
 			m = strings.Join(strings.Fields(m), " ")
 			if m == "" {
@@ -100,10 +124,15 @@ func newKoLexicon(g []GlossaryEntry) *koLexicon {
 // English is analyzed by a (synonyms included) and every term it gives
 // becomes a canonical of the entry's Korean members, which are cut into
 // units exactly as Korean text is.
+// Sections whose bit is set in Options.GlossarySectionsOff are left out.
 func (a *Analyzer) buildGlossary(g []GlossaryEntry) *synTable {
 	t := &synTable{single: map[string][]string{}, phrases: map[string][]synPhrase{}}
 	sc := &scratch{}
+	sections := GlossarySections()
 	for _, e := range g {
+		if i := slices.Index(sections, e.Section); i < 64 && a.opts.GlossarySectionsOff&(1<<i) != 0 {
+			continue
+		}
 		var canons []string
 		for _, term := range a.Analyze(e.English) {
 			if term.Kind != KindBigram && !contains(canons, term.Text) {
