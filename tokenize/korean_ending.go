@@ -25,8 +25,10 @@ import (
 //   - a word the glossary knows is never cut (권한 keeps its 한), and a tail
 //     that leaves a glossary word is preferred;
 //   - a stem left by a one-syllable tail must be two syllables or more
-//     unless it is a glossary word, and a noun suffix (중, 후, 시, …) is
-//     only stripped from a glossary word (배포중 → 배포).
+//     unless it is a glossary word or the tail is a case particle whose
+//     spelling rule held (이 가 은 는 을 를 로: 팀은 and 수를 lose it, 안에
+//     and 결과 stay whole), and a noun suffix (중, 후, 시, …) is only
+//     stripped from a glossary word (배포중 → 배포).
 
 // endingKind says when a tail may be stripped.
 type endingKind uint8
@@ -95,6 +97,9 @@ var koEndings, koEndingLens = func() (map[int]map[string]endingKind, []int) {
 	slices.Reverse(lens) // longest first
 	return m, lens
 }()
+
+// koCaseParticles are the particles stripped even from a one-syllable stem.
+var koCaseParticles = map[string]bool{"이": true, "가": true, "은": true, "는": true, "을": true, "를": true, "로": true}
 
 // hangulFinal returns the final consonant index (받침) of a precomposed
 // Hangul syllable: 0 for none, 8 for ㄹ; -1 when r is not a syllable.
@@ -175,7 +180,7 @@ func stripOne(s string, known func(string) bool) string {
 		if known(stem) {
 			return stem
 		}
-		if best == "" && kind != endKnown && (n >= 2 || runes-n >= 2) {
+		if best == "" && kind != endKnown && (n >= 2 || runes-n >= 2 || koCaseParticles[s[cut:]]) {
 			best = stem
 		}
 	}

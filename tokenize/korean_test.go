@@ -38,7 +38,8 @@ func TestStripEnding(t *testing.T) {
 		{"권한", "권한"},          // a glossary word keeps its 한
 		{"게이트웨이", "게이트웨이"},    // 이 after a vowel is not the particle 이
 		{"게이트웨이가", "게이트웨이"},   // … and 가 is
-		{"팀이", "팀이"},          // a one-syllable stem is kept whole unless known
+		{"팀이", "팀"},           // a case particle leaves a one-syllable stem
+		{"안에", "안에"},          // … other tails do not
 		{"서비스는", "서비스"},       // topic particle after a vowel
 		{"결과", "결과"},          // 과 after one syllable: not stripped
 		{"로", ""},             // a bare particle (after a Latin word)
