@@ -11,7 +11,7 @@ func TestTextIn(t *testing.T) {
 		{Text{EN: "pods down", KO: "파드 다운"}, "ko", "파드 다운"},
 		{Text{EN: "pods down", KO: "파드 다운"}, "en", "pods down"},
 		{Text{EN: "pods down"}, "ko", "pods down"}, // no Korean: English
-		{Text{KO: "파드 다운"}, "en", "파드 다운"},     // no English: Korean
+		{Text{KO: "파드 다운"}, "en", "파드 다운"},         // no English: Korean
 		{Text{}, "ko", ""},
 	}
 	for _, tt := range tests {
