@@ -47,20 +47,7 @@ func TestBrowserKorean(t *testing.T) {
 	}
 	_, ts := newTestServer(t, testOptions())
 	bctx := newBrowser(t, ctx)
-	run := func(what string, steps ...chromedp.Action[chromedp.Void]) {
-		t.Helper()
-		if err := chromedp.Do(bctx, steps...); err != nil {
-			t.Fatalf("%s: %v", what, err)
-		}
-	}
-	text := func(sel string) string {
-		t.Helper()
-		s, err := chromedp.Run(bctx, chromedp.Text(chromedp.CSS(sel), chromedp.NodeVisible))
-		if err != nil {
-			t.Fatalf("reading %s: %v", sel, err)
-		}
-		return s
-	}
+	run, text := pageSteps(t, bctx)
 
 	run("pasting in Korean",
 		chromedp.Navigate(ts.URL+"/?lang=ko"),
