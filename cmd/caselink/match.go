@@ -97,7 +97,7 @@ func (env *env) match(c *cli.Context) error {
 		cs := ix.Case(h.Doc)
 		ex := ix.ExplainMatch(res, h)
 		hits[i] = matchHit{Rank: i + 1, ID: h.ID, Score: round(h.Score), Date: cs.Date, Org: cs.Org,
-			Title: cs.Title.EN, URL: cs.URL, Why: ex.Why(6)}
+			Title: cs.Title.In("en"), URL: cs.URL, Why: ex.Why(6)}
 		if c.Bool("explain") {
 			ex.Score = round(ex.Score)
 			hits[i].Explain = &ex
