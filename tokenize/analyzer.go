@@ -193,6 +193,7 @@ func (a *Analyzer) Analyze(text string) []Term {
 func (a *Analyzer) AppendTerms(dst []Term, text string) []Term {
 	sc := scratchPool.Get().(*scratch)
 	a.prepare(sc, text)
+	a.markGlossPhrases(sc)
 	dst = a.emitTerms(dst, sc, text)
 	sc.release()
 	return dst
@@ -232,6 +233,7 @@ type tokInfo struct {
 	bigram     bool   // may form bigrams
 	compound   bool   // units are the token's parts (SplitCompounds on, ≥2 parts)
 	korean     bool   // a Hangul word analyzed by the Korean steps
+	glossed    bool   // a Korean word inside a glossary phrase: replaced by its terms
 }
 
 // unit is one word of the stream synonyms are matched on: a token's parts
@@ -351,7 +353,14 @@ func (a *Analyzer) analyzeWord(sc *scratch, text string, ti *tokInfo, fl uint16,
 				sc.units = append(sc.units, unit{text: p.class, tok: idx, class: true})
 				continue
 			}
-			t, stop := a.normalize(ps)
+			var t string
+			var stop bool
+			if a.opts.Korean && startsHangul(ps) { // 쓰기/읽기
+				e := a.koNormalize(ps)
+				t, stop, ti.korean = e.text, e.stop, true
+			} else {
+				t, stop = a.normalize(ps)
+			}
 			u := unit{text: t, tok: idx, stop: stop}
 			if hasLetter(ps) {
 				letterParts++
@@ -447,9 +456,31 @@ func (a *Analyzer) emitTerms(dst []Term, sc *scratch, text string) []Term {
 }
 
 // glossed reports whether the Korean word w of token ti is replaced by its
-// glossary terms: a Korean word the glossary maps is not emitted itself.
+// glossary terms: a Korean word the glossary maps, alone or in a phrase,
+// is not emitted itself.
 func (a *Analyzer) glossed(ti *tokInfo, w string) bool {
-	return ti.korean && a.gloss != nil && len(a.gloss.single[w]) > 0
+	return ti.korean && a.gloss != nil && (ti.glossed || len(a.gloss.single[w]) > 0)
+}
+
+// markGlossPhrases marks the Korean tokens that glossary phrases cover
+// (꽉 참, 응답 없음), so that their words give way to the phrase's terms.
+func (a *Analyzer) markGlossPhrases(sc *scratch) {
+	if a.gloss == nil || len(a.gloss.phrases) == 0 {
+		return
+	}
+	for k := range sc.units {
+		u := &sc.units[k]
+		if !sc.infos[u.tok].korean || u.text == "" {
+			continue
+		}
+		for _, p := range a.gloss.phrases[u.text] {
+			if m, ok := p.endAt(sc, k); ok {
+				for t := u.tok; t <= sc.units[m].tok; t++ {
+					sc.infos[t].glossed = sc.infos[t].korean
+				}
+			}
+		}
+	}
 }
 
 // emit appends a term unless dst[base:] (the terms of the same Pos) already

@@ -283,7 +283,7 @@ func TestOptions(t *testing.T) {
 			[]string{"노드", "재시작"}, []string{"노드가", "재시작됐다"}},
 		{"Glossary", "노드가 메모리 부족",
 			def, with(func(o *Options) { o.Glossary = false }),
-			[]string{"node", "memori", "out", "oom", "부족"}, []string{"노드", "메모리", "부족"}},
+			[]string{"node", "memori", "out", "oom"}, []string{"노드", "메모리", "부족"}},
 		{"MaxTokenBytes", "kube-apiserver-extra",
 			def, with(func(o *Options) { o.MaxTokenBytes = 10 }),
 			[]string{"kube-apiserver-extra", "kube", "apiserv", "extra", "kubernet"}, []string{"kube", "apiserv", "extra", "kubernet"}},

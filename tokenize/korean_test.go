@@ -162,6 +162,26 @@ func TestGlossaryMapsToEnglish(t *testing.T) {
 	}
 }
 
+// TestGlossaryReplaces checks that a Korean word or phrase the glossary
+// maps gives way to its English terms, and that an unknown word stays.
+func TestGlossaryReplaces(t *testing.T) {
+	a := New(DefaultOptions())
+	tests := []struct {
+		in   string
+		want []string
+	}{
+		{"디스크 꽉 참", []string{"disk", "full"}},                    // a phrase of two words
+		{"메모리부족으로 뻗음", []string{"out", "oom", "memori", "down"}}, // a glossary word as a compound
+		{"쓰기/읽기 실패", []string{"쓰기/읽기", "write", "read", "fail"}}, // Korean parts of a joined token
+		{"파드 롤아웃 꼬임", []string{"pod", "rollout", "꼬임"}},          // an unknown word stays
+	}
+	for _, tt := range tests {
+		if got := texts(a.Analyze(tt.in)); !slices.Equal(got, tt.want) {
+			t.Errorf("Analyze(%q) = %q, want %q", tt.in, got, tt.want)
+		}
+	}
+}
+
 // TestGlossaryWellFormed checks the built-in glossary: every entry's
 // English gives terms, and every member analyzes to them.
 func TestGlossaryWellFormed(t *testing.T) {

@@ -139,24 +139,28 @@ func matchSynonyms(t *synTable, kind Kind, dst []Term, base int, sc *scratch, te
 		dst = emit(dst, base, c, text[ti.start:ti.end], pos, kind)
 	}
 	for _, p := range t.phrases[u.text] {
-		m := k
-		ok := true
-		for _, w := range p.rest {
-			m++
-			if m >= len(sc.units) {
-				ok = false
-				break
-			}
-			next := &sc.units[m]
-			if next.text != w || (next.tok != sc.units[m-1].tok && sc.infos[next.tok].brk) {
-				ok = false
-				break
-			}
-		}
-		if ok {
+		if m, ok := p.endAt(sc, k); ok {
 			end := sc.infos[sc.units[m].tok].end
 			dst = emit(dst, base, p.canon, text[ti.start:end], pos, kind)
 		}
 	}
 	return dst
+}
+
+// endAt reports whether phrase p, whose first unit is unit k, occurs there:
+// its other units follow without a clause break in between. m is the index
+// of its last unit.
+func (p *synPhrase) endAt(sc *scratch, k int) (m int, ok bool) {
+	m = k
+	for _, w := range p.rest {
+		m++
+		if m >= len(sc.units) {
+			return 0, false
+		}
+		next := &sc.units[m]
+		if next.text != w || (next.tok != sc.units[m-1].tok && sc.infos[next.tok].brk) {
+			return 0, false
+		}
+	}
+	return m, true
 }
