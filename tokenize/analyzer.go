@@ -428,6 +428,9 @@ func (a *Analyzer) emitTerms(dst []Term, sc *scratch, text string) []Term {
 		}
 		if o.Synonyms {
 			for k := ti.u0; k < ti.u1; k++ {
+				if ti.korean && startsHangul(sc.units[k].text) {
+					continue // the synonym table is English: Korean units go to the glossary
+				}
 				dst = matchSynonyms(a.syn, KindSynonym, dst, base, sc, text, k, i)
 			}
 			if ti.compound && ti.text != "" {
