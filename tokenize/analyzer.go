@@ -118,7 +118,8 @@ type Options struct {
 	// Glossary emits, for every Korean word or phrase of the built-in
 	// Korean↔English glossary (glossary-ko.txt), the terms its English
 	// analyzes to (파드 → pod; 메모리 부족 → out, memori, oom), so a
-	// Korean paste meets English cases. Default true.
+	// Korean paste meets English cases. It works on the Korean steps'
+	// output, so it needs Korean on. Default true.
 	Glossary bool
 	// GlossarySectionsOff turns off single sections of the glossary: bit i
 	// stands for the i-th of GlossarySections(). It exists so that the
