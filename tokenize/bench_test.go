@@ -7,6 +7,8 @@ import (
 	"path/filepath"
 	"runtime"
 	"testing"
+
+	"github.com/caselink/caselink/internal/sharedtest"
 )
 
 // collect appends every string stored under the key lang ("en", "ko")
@@ -57,7 +59,7 @@ func seedLangTexts(tb testing.TB, lang string) []string {
 	return out
 }
 
-const incidentsPath = "../../shared/data/incidents/cases.jsonl"
+var incidentsPath = sharedtest.Path("data/incidents/cases.jsonl")
 
 // loadIncidents returns title.en and summary.en of every case in the
 // shared incident corpus.
@@ -93,6 +95,7 @@ func loadIncidents() ([]string, error) {
 // incidentTexts returns loadIncidents, skipping when the corpus is absent.
 func incidentTexts(tb testing.TB) []string {
 	tb.Helper()
+	sharedtest.Need(tb, incidentsPath)
 	out, err := loadIncidents()
 	if err != nil {
 		tb.Skipf("incident corpus unavailable: %v", err)
