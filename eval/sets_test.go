@@ -42,6 +42,12 @@ func judgedSets() []judgedSet {
 		// noisy library. Never used for choosing a default, only to check one.
 		{name: "incidents2-noisy", cases: []string{d("incidents-judged-2/cases"), "../seeds", d("incidents/cases.jsonl")},
 			queries: d("incidents-judged-2/noisy-queries.jsonl"), related: d("incidents-judged-2/noisy-related.tsv"), k: 10},
+		// The judged incidents' pastes rewritten as Korean on-call chat: Korean pastes, English cases.
+		{name: "incidents-ko", cases: []string{d("incidents-judged/cases"), "../seeds", d("incidents/cases.jsonl")},
+			queries: d("incidents-judged/queries-ko.jsonl"), k: 10},
+		// Mixed and Korean-only pastes for the four seed cases, in the same library.
+		{name: "seeds-ko", cases: []string{d("incidents-judged/cases"), "../seeds", d("incidents/cases.jsonl")},
+			queries: d("seeds-ko/queries-ko.jsonl"), k: 10},
 	}
 }
 
@@ -98,6 +104,11 @@ func TestQualityFloors(t *testing.T) {
 			{"dupes MRR", func(r Row) float64 { return r.Dupes.MRR }, 0.64},
 		},
 		"incidents-noisy": {{"match nDCG@10", func(r Row) float64 { return r.Match.NDCG }, 0.75}},
+		"incidents-ko": {
+			{"match nDCG@10", func(r Row) float64 { return r.Match.NDCG }, 0.80},
+			{"match P@1", func(r Row) float64 { return r.Match.P1 }, 0.85},
+		},
+		"seeds-ko": {{"match P@1", func(r Row) float64 { return r.Match.P1 }, 0.95}},
 	}
 	var rows []Row
 	for _, s := range judgedSets() {
@@ -240,6 +251,85 @@ func TestSynonymGroups(t *testing.T) {
 			fmt.Fprintf(&b, " %+.4f", d)
 		}
 		fmt.Fprintf(&b, "  sum %+.4f\n", sum)
+	}
+	t.Log("\n" + b.String())
+}
+
+// TestGlossary measures the Korean glossary: every Korean set present with
+// the glossary on, off, and with each of its sections off, and the Korean
+// steps off altogether; the incidents' Korean pastes are also scored in
+// halves (odd and even lines), to see that what the glossary gains does not
+// hang on a few pastes. It runs only when CASELINK_GLOSSARY=1.
+func TestGlossary(t *testing.T) {
+	if os.Getenv("CASELINK_GLOSSARY") == "" {
+		t.Skip("set CASELINK_GLOSSARY=1 to measure the Korean glossary")
+	}
+	type set struct {
+		name  string
+		lib   string // the library's paths: sets with the same share one index
+		cases []*caselib.Case
+		qs    []Query
+		k     int
+	}
+	var sets []set
+	for _, s := range judgedSets() {
+		if !strings.HasSuffix(s.name, "-ko") {
+			continue
+		}
+		cases, qs, _, ok := s.load(t)
+		if !ok {
+			continue
+		}
+		lib := strings.Join(s.cases, " ")
+		sets = append(sets, set{s.name, lib, cases, qs, s.k})
+		if s.name == "incidents-ko" {
+			var odd, even []Query
+			for i, q := range qs {
+				if i%2 == 0 {
+					odd = append(odd, q)
+				} else {
+					even = append(even, q)
+				}
+			}
+			sets = append(sets, set{s.name + "-odd", lib, cases, odd, s.k}, set{s.name + "-even", lib, cases, even, s.k})
+		}
+	}
+	if len(sets) == 0 {
+		t.Skip("no Korean judged set present")
+	}
+	var b strings.Builder
+	fmt.Fprintf(&b, "%-36s", "variant: match nDCG@10 / P@1")
+	for _, s := range sets {
+		fmt.Fprintf(&b, " %-20s", s.name)
+	}
+	fmt.Fprintln(&b)
+	row := func(name string, cfg similarity.Config) {
+		fmt.Fprintf(&b, "%-36.36s", name)
+		built := map[string]*similarity.Index{}
+		for _, s := range sets {
+			ix := built[s.lib]
+			if ix == nil {
+				var err error
+				if ix, err = similarity.BuildCases(s.cases, cfg); err != nil {
+					t.Fatal(err)
+				}
+				built[s.lib] = ix
+			}
+			r, _ := Run(ix, s.qs, nil, s.k)
+			fmt.Fprintf(&b, " %.4f / %.2f      ", r.Match.NDCG, r.Match.P1)
+		}
+		fmt.Fprintln(&b)
+	}
+	row("default", similarity.DefaultConfig())
+	cfg := similarity.DefaultConfig()
+	cfg.Analyzer.Glossary = false
+	row("no glossary", cfg)
+	cfg.Analyzer.Korean = false
+	row("no Korean steps, no glossary", cfg)
+	for i, sec := range tokenize.GlossarySections() {
+		cfg := similarity.DefaultConfig()
+		cfg.Analyzer.GlossarySectionsOff = 1 << i
+		row("without "+sec, cfg)
 	}
 	t.Log("\n" + b.String())
 }
