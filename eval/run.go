@@ -5,7 +5,7 @@ import (
 	"maps"
 	"slices"
 
-	"github.com/caselink/caselink/internal/par"
+	"github.com/caselink/caselink/similarity/par"
 	"github.com/caselink/caselink/similarity"
 )
 

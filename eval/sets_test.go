@@ -6,7 +6,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/caselink/caselink/internal/sharedtest"
+	"github.com/caselink/caselink/eval/sharedtest"
 	"github.com/caselink/caselink/similarity"
 	"github.com/caselink/caselink/similarity/caselib"
 	"github.com/caselink/caselink/tokenize"

@@ -7,7 +7,7 @@ import (
 	"sync"
 	"testing"
 
-	"github.com/caselink/caselink/internal/sharedtest"
+	"github.com/caselink/caselink/eval/sharedtest"
 	"github.com/caselink/caselink/similarity/caselib"
 )
 

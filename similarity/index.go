@@ -7,7 +7,7 @@ import (
 	"strings"
 	"sync"
 
-	"github.com/caselink/caselink/internal/par"
+	"github.com/caselink/caselink/similarity/par"
 	"github.com/caselink/caselink/similarity/caselib"
 	"github.com/caselink/caselink/tokenize"
 )

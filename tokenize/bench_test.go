@@ -8,7 +8,7 @@ import (
 	"runtime"
 	"testing"
 
-	"github.com/caselink/caselink/internal/sharedtest"
+	"github.com/caselink/caselink/eval/sharedtest"
 )
 
 // collect appends every string stored under the key lang ("en", "ko")

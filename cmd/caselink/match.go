@@ -10,7 +10,7 @@ import (
 
 	"github.com/urfave/cli/v2"
 
-	"github.com/caselink/caselink/internal/par"
+	"github.com/caselink/caselink/similarity/par"
 	"github.com/caselink/caselink/similarity"
 	"github.com/caselink/caselink/similarity/curate"
 )
