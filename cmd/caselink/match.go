@@ -5,14 +5,15 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"math"
 	"os"
 	"strings"
 
 	"github.com/urfave/cli/v2"
 
-	"github.com/caselink/caselink/similarity/par"
 	"github.com/caselink/caselink/similarity"
 	"github.com/caselink/caselink/similarity/curate"
+	"github.com/caselink/caselink/similarity/par"
 )
 
 func matchCommand(env *env) *cli.Command {
@@ -56,12 +57,9 @@ type matchHit struct {
 	Title string   `json:"title,omitempty"`
 	URL   string   `json:"url,omitempty"`
 	Why   []string `json:"why"`
-	// Paste is the part of Score that comes from the paste itself; the rest,
-	// LikeScore, from the hit's similarity to the best hit Like (the second
-	// stage of match). Absent in batch mode.
-	Paste     *float64 `json:"paste,omitempty"`
-	Like      string   `json:"like,omitempty"`
-	LikeScore float64  `json:"like_score,omitempty"`
+	// Split says how much of Score the paste gave and how much the hit's
+	// likeness to the best hit; absent in batch mode.
+	*curate.Split
 	// Remediation is what fixed the case (the first line of its first
 	// steps), ResolvedAfter how long it took ("25m"), when the case says.
 	Remediation   []string                `json:"remediation,omitempty"`
@@ -124,8 +122,7 @@ func (env *env) match(c *cli.Context) error {
 		hits[i] = matchHit{Rank: i + 1, ID: h.ID, Score: similarity.RoundScore(h.Score), Date: cs.Date, Org: cs.Org,
 			Title: cs.Title.In("en"), URL: cs.URL, Why: ex.Why(6),
 			Remediation: curate.Remedy(cs, curate.RemedyLines), ResolvedAfter: cs.ResolvedAfter}
-		sp := curate.SplitOf(res, h)
-		hits[i].Paste, hits[i].Like, hits[i].LikeScore = &sp.Paste, sp.Like, sp.LikeScore
+		hits[i].Split = curate.SplitOf(res, h)
 		if c.Bool("explain") {
 			hits[i].Explain = curate.Explained(ex)
 			hits[i].Stage = h.Stage
@@ -228,9 +225,10 @@ func (env *env) printHits(hits []matchHit, long bool) error {
 		if len(h.Why) > 0 {
 			fmt.Fprintf(w, "   why: %s\n", cut(strings.Join(h.Why, ", "), width-8))
 		}
-		if h.Paste != nil && h.LikeScore >= 0.005 {
+		if h.Split != nil && h.Like != "" && h.Score > 0 {
 			// Say what moved the hit: the paste, or its likeness to the best hit.
-			fmt.Fprintf(w, "   score: %.2f from the paste + %.2f like %s\n", *h.Paste, h.LikeScore, h.Like)
+			like := math.Round(100 * h.LikeScore / h.Score)
+			fmt.Fprintf(w, "   score: %.0f%% from the paste, %.0f%% like %s\n", 100-like, like, h.Like)
 		}
 		if long {
 			if h.ResolvedAfter != "" {

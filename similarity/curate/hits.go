@@ -58,15 +58,15 @@ func Explained(ex similarity.Explanation) *similarity.Explanation {
 // the best hit Like (the second stage), rounded like the scores. Like is ""
 // when the second stage did not add to the hit's score.
 type Split struct {
-	Paste     float64
-	Like      string
-	LikeScore float64
+	Paste     float64 `json:"paste"`
+	Like      string  `json:"like,omitempty"`
+	LikeScore float64 `json:"like_score,omitempty"`
 }
 
 // SplitOf returns the Split of hit h of match result r.
-func SplitOf(r *similarity.Result, h similarity.Hit) Split {
+func SplitOf(r *similarity.Result, h similarity.Hit) *Split {
 	paste, like, id := r.Split(h)
-	s := Split{Paste: similarity.RoundScore(paste)}
+	s := &Split{Paste: similarity.RoundScore(paste)}
 	if like = similarity.RoundScore(like); like > 0 {
 		s.Like, s.LikeScore = id, like
 	}

@@ -78,11 +78,9 @@ type Hit struct {
 	Why   []string `json:"why"`             // shared terms and tags, strongest first
 	Tags  []string `json:"tags"`            // the case's namespaced tags
 	Stage string   `json:"stage,omitempty"` // match only: "query" or "expand"
-	// Match only: Paste is the part of Score from the paste itself, the
-	// rest (LikeScore) from the hit's similarity to the best hit Like.
-	Paste     *float64 `json:"paste,omitempty"`
-	Like      string   `json:"like,omitempty"`
-	LikeScore float64  `json:"like_score,omitempty"`
+	// Match only: how much of Score the paste gave and how much the hit's
+	// likeness to the best hit.
+	*curate.Split
 	// Remediation is what fixed the case: the first line of its first
 	// steps. ResolvedAfter is how long it took ("25m"), when the case says.
 	Remediation   []string `json:"remediation"`
@@ -291,8 +289,7 @@ func (s *Server) apiMatch(w http.ResponseWriter, r *http.Request) {
 		ex := ix.ExplainMatch(res, h)
 		out.Hits[i] = hit(ix, i, h, ex, lg)
 		out.Hits[i].Stage = h.Stage
-		sp := curate.SplitOf(res, h)
-		out.Hits[i].Paste, out.Hits[i].Like, out.Hits[i].LikeScore = &sp.Paste, sp.Like, sp.LikeScore
+		out.Hits[i].Split = curate.SplitOf(res, h)
 		if req.Explain {
 			out.Hits[i].Explain = curate.Explained(ex)
 		}
