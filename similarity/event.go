@@ -1,6 +1,7 @@
 package similarity
 
 import (
+	"fmt"
 	"math"
 	"slices"
 	"strings"
@@ -233,8 +234,9 @@ type EventEvidence struct {
 	// by idf, that the longer case also has: 1 when the short notice is
 	// wholly inside the long post-mortem.
 	Containment float64
-	// Rare lists the rarest text terms the two share, rarest first
-	// (regions, product names, error codes).
+	// Rare lists rare text terms the two share (regions, product names,
+	// error codes: terms at most one case in a thousand has), rarest
+	// first, at most six, as written in the first case that has them.
 	Rare []string
 	// RareShared is how many text terms the two share that at most one
 	// case in a thousand has.
@@ -352,8 +354,10 @@ func (ix *Index) evidence(a, b int, explain bool) EventEvidence {
 	})
 	if explain {
 		slices.SortFunc(sh, func(x, y uint32) int { return int(ix.df[x]) - int(ix.df[y]) })
-		for _, t := range sh[:min(len(sh), 6)] {
-			e.Rare = append(e.Rare, ix.surfaceOf(t))
+		for _, t := range sh {
+			if s := ix.surfaceOf(t); ix.df[t] <= rareDF && len(e.Rare) < 6 && !slices.Contains(e.Rare, s) {
+				e.Rare = append(e.Rare, s)
+			}
 		}
 	}
 	ma, mb := ix.ev.mass[a], ix.ev.mass[b]
@@ -418,4 +422,34 @@ func dateFactor(e EventEvidence) float64 {
 		return eventUndated
 	}
 	return 1 - eventDayCost*float64(e.Days)
+}
+
+// Why lists the evidence for a dupes explanation, strongest first: the
+// source both cite, the organisation, the dates, how much of the shorter
+// text the longer one holds, and the rare terms they share. It is empty
+// when there is no evidence (Score 0).
+func (e EventEvidence) Why() []string {
+	if e.Score <= 0 {
+		return nil
+	}
+	var out []string
+	if e.Source != "" {
+		out = append(out, "same source: "+e.Source)
+	}
+	if e.Org != "" {
+		out = append(out, "same org: "+e.Org)
+	}
+	switch {
+	case e.Days == 0:
+		out = append(out, "same day")
+	case e.Days > 0:
+		out = append(out, fmt.Sprintf("%d day(s) apart", e.Days))
+	}
+	if e.Org != "" {
+		out = append(out, fmt.Sprintf("contained: %.0f%%", 100*e.Containment))
+	}
+	for _, r := range e.Rare {
+		out = append(out, "rare: "+r)
+	}
+	return out
 }

@@ -194,9 +194,6 @@ func TestEventEvidenceFindsTheNotice(t *testing.T) {
 	if e.Org != "joyent" || e.Days != 0 || e.Containment < 0.8 || e.Score < 0.5 {
 		t.Errorf("PM~NOTE evidence %+v: want org joyent, same day, the notice contained, a high score", e)
 	}
-	if !slices.Contains(e.Rare, "Manta") {
-		t.Errorf("PM~NOTE rare terms %v, want Manta among them", e.Rare)
-	}
 	for _, id := range []string{"LATER", "OTHER"} {
 		if e := ix.EventEvidence(pm, at(id)); e.Score != 0 {
 			t.Errorf("PM~%s evidence %+v, want none", id, e)

@@ -10,6 +10,7 @@ import (
 	"github.com/urfave/cli/v2"
 
 	"github.com/caselink/caselink/cmd/caselink/serve"
+	"github.com/caselink/caselink/similarity/curate"
 )
 
 func serveCommand(env *env) *cli.Command {
@@ -51,7 +52,7 @@ func (env *env) serve(c *cli.Context) error {
 		Lenient:        c.Bool("lenient"),
 		MatchMinScore:  defaultMatchMinScore,
 		RelateMinScore: defaultRelateMinScore,
-		DupesThreshold: defaultDupesThreshold,
+		DupesThreshold: curate.DupesThreshold,
 		PollInterval:   poll,
 		Log:            env.stderr,
 	})

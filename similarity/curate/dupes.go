@@ -45,14 +45,25 @@ type DupesPage struct {
 }
 
 // ListDupes lists the probable duplicates of ix (see
-// [similarity.Index.Duplicates]) that decisions leave to show: pairs
-// dismissed as not duplicates are left out, confirmed ones are marked (or
-// left out too when q.Pending), and the page q asks for is cut from the
-// rest. progress is as for Duplicates.
+// [similarity.Index.Duplicates]) that decisions leave to show, as [Page]
+// does. progress is as for Duplicates.
 func ListDupes(ix *similarity.Index, decisions []Decision, q DupesQuery, progress func(done int)) DupesPage {
+	return Page(ix, ix.Duplicates(q.Threshold, DupesPerCase, progress), decisions, q)
+}
+
+// Page cuts the page q asks for from pairs, the probable duplicates of ix
+// at q.Threshold or any lower threshold (pairs scoring under q.Threshold
+// are skipped, which gives the list at q.Threshold: each case's best
+// duplicates above a threshold are the first of its best ones above a
+// lower one). Pairs dismissed as not duplicates are left out, confirmed
+// ones are marked (or left out too when q.Pending).
+func Page(ix *similarity.Index, pairs []similarity.Pair, decisions []Decision, q DupesQuery) DupesPage {
 	verdicts := Verdicts(decisions)
-	var page DupesPage
-	for _, p := range ix.Duplicates(q.Threshold, DupesPerCase, progress) {
+	page := DupesPage{Pairs: []DupePair{}}
+	for _, p := range pairs {
+		if p.Score < q.Threshold {
+			continue
+		}
 		v := verdicts[PairKey(ix.Case(p.A).ID, ix.Case(p.B).ID)]
 		if v == NotDuplicate || (q.Pending && v != "") {
 			continue

@@ -74,3 +74,16 @@ func TestCheckDupesQuery(t *testing.T) {
 		t.Error(err)
 	}
 }
+
+// Page over the pairs of a lower threshold gives the list at the higher
+// one, so a server may keep one list and serve every threshold above it.
+func TestPageOfALowerThreshold(t *testing.T) {
+	ix := copies(t)
+	low := ix.Duplicates(0, DupesPerCase, nil)
+	for _, th := range []float64{0, 0.2, 0.5, 0.9, 1} {
+		q := DupesQuery{Threshold: th}
+		if got, want := pairs(ix, Page(ix, low, nil, q)), pairs(ix, ListDupes(ix, nil, q, nil)); got != want {
+			t.Errorf("threshold %v: page of the lower list %s, list %s", th, got, want)
+		}
+	}
+}
