@@ -2,11 +2,14 @@ package main
 
 import (
 	"bytes"
+	"net/http"
+	"net/http/httptest"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 
+	"github.com/caselink/caselink/cmd/caselink/serve"
 	"github.com/caselink/caselink/similarity/curate"
 )
 
@@ -39,5 +42,41 @@ func TestDupesDecisionKeepsFileMode(t *testing.T) {
 	}
 	if data, _ := os.ReadFile(path); string(data) != "# kept\n" {
 		t.Fatalf("after dismiss, confirm and undo the file holds %q, want only its comment", data)
+	}
+}
+
+// A pair dismissed through the server's API is gone from caselink dupes
+// too: both read the decisions file beside the library.
+func TestDupesDismissedThroughTheAPI(t *testing.T) {
+	dir := t.TempDir()
+	for id, title := range map[string]string{"A": "Load balancer certificate expired, checkout 502", "B": "Certificate on the load balancer expired, checkout 502"} {
+		c := `{"id":"` + id + `","org":"Acme","date":"2024-01-10","title":{"en":"` + title + `"}}`
+		if err := os.WriteFile(filepath.Join(dir, id+".json"), []byte(c), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	dupes := func() string {
+		var out, errb bytes.Buffer
+		if code := run([]string{"caselink", "dupes", "--cases", dir, "--threshold", "0.3"}, strings.NewReader(""), &out, &errb); code != 0 {
+			t.Fatalf("exit %d: %s", code, errb.String())
+		}
+		return out.String()
+	}
+	if got := dupes(); !strings.Contains(got, "A ~ B") {
+		t.Fatalf("before: %s", got)
+	}
+	srv, err := serve.New(serve.Options{Paths: []string{dir}, DupesThreshold: 0.3, PollInterval: -1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ts := httptest.NewServer(srv.Handler())
+	defer ts.Close()
+	resp, err := http.Post(ts.URL+"/api/dupes/decisions", "application/json", strings.NewReader(`{"a":"B","b":"A","verdict":"not-duplicate"}`))
+	if err != nil || resp.StatusCode != 200 {
+		t.Fatalf("POST: %v %v", resp, err)
+	}
+	resp.Body.Close()
+	if got := dupes(); !strings.Contains(got, "no probable duplicates") {
+		t.Errorf("after the API dismissed A~B, caselink dupes prints:\n%s", got)
 	}
 }
