@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"io"
 	"maps"
+	"math"
 	"slices"
 	"strconv"
 	"strings"
@@ -27,6 +28,9 @@ type Row struct {
 	// Dupes is the average over the same subjects as Relate, each subject's
 	// neighbours ranked by the dupes score instead (ScoreRelate).
 	Dupes *Metrics `json:"dupes,omitempty"`
+	// DupesPR is the precision and recall of dupes at thresholds 0.1 to
+	// 0.9 (MeasureDupes); nil when not measured.
+	DupesPR []PRPoint `json:"dupes_pr,omitempty"`
 }
 
 // metricHeads are the column heads of one task group, in Metrics field order.
@@ -137,6 +141,10 @@ func WriteJSON(w io.Writer, rows []Row) error {
 	out := make([]Row, len(rows))
 	for i, r := range rows {
 		out[i] = Row{Name: r.Name, Match: roundPtr(r.Match), Relate: roundPtr(r.Relate), Dupes: roundPtr(r.Dupes)}
+		for _, p := range r.DupesPR {
+			p.Precision, p.Recall = math.Round(p.Precision*1e4)/1e4, math.Round(p.Recall*1e4)/1e4
+			out[i].DupesPR = append(out[i].DupesPR, p)
+		}
 		if r.ByKind != nil {
 			out[i].ByKind = make(map[string]Metrics, len(r.ByKind))
 			for k, m := range r.ByKind {
