@@ -13,13 +13,16 @@
 //     ParsePairs).
 //   - Plain-text and JSON output of results (WriteTable, WriteJSON).
 //   - The runner that drives the engine over a judged set for match, relate
-//     and dupes (Run, CheckSet)
-//     and the ablation grid the defaults were chosen with (Grid, RunGrid).
+//     and dupes (Run, CheckSet), the precision and recall of dupes over
+//     thresholds (MeasureDupes, WriteDupesTable), and the ablation grid the
+//     defaults were chosen with (Grid, RunGrid).
 //
 // What does not live here: command-line flags and terminal handling (the
 // command in cmd/caselink), and any scoring logic of the engine itself
-// (package similarity). Package eval imports the standard library and
-// package similarity (with its case library) only.
+// (package similarity), and drawing plots (the command's --plot). Package
+// eval imports the standard library, package similarity (with its case
+// library) and gonum's stat (the ROC sweep of the precision-recall curve)
+// only.
 //
 // The judged set for the four seed cases ships in testdata/seeds.
 package eval
