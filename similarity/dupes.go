@@ -101,9 +101,14 @@ func (ix *Index) dupesOf(sc *scorer, doc, k int, minScore float64, q []qterm) ([
 	if len(blk) == 0 {
 		return hits, q
 	}
+	// score is DupeScore(doc, x), the case's query vector q built once.
+	score := func(x int) float64 {
+		t := ix.exact(q, x, ix.rel) * ix.pairFactor(ix.dupePrior, doc, x)
+		return combine(t, ix.evidence(doc, x, false).Score)
+	}
 	for i := range hits {
 		if _, in := slices.BinarySearch(blk, int32(hits[i].Doc)); in {
-			hits[i].Score = ix.DupeScore(doc, hits[i].Doc)
+			hits[i].Score = score(hits[i].Doc)
 			hits[i].First = hits[i].Score
 		}
 	}
@@ -111,7 +116,7 @@ func (ix *Index) dupesOf(sc *scorer, doc, k int, minScore float64, q []qterm) ([
 		if slices.ContainsFunc(hits, func(h Hit) bool { return h.Doc == int(x) }) {
 			continue
 		}
-		if s := ix.DupeScore(doc, int(x)); s > 0 && s >= minScore {
+		if s := score(int(x)); s > 0 && s >= minScore {
 			id := ix.cases[x].ID
 			hits = append(hits, Hit{Doc: int(x), ID: id, Score: s, First: s})
 		}
