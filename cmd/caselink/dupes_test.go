@@ -13,16 +13,24 @@ import (
 	"github.com/caselink/caselink/similarity/curate"
 )
 
-// A decision recorded by the CLI keeps the decisions file's mode: the file
-// is committed with the library, so it must stay readable by all.
-func TestDupesDecisionKeepsFileMode(t *testing.T) {
+// twoCopies writes a library of two cases, A and B, that are probable
+// duplicates, and returns its folder.
+func twoCopies(t *testing.T) string {
+	t.Helper()
 	dir := t.TempDir()
-	for id, title := range map[string]string{"A": "Load balancer certificate expired", "B": "Certificate on the load balancer expired"} {
+	for id, title := range map[string]string{"A": "Load balancer certificate expired, checkout 502", "B": "Certificate on the load balancer expired, checkout 502"} {
 		c := `{"id":"` + id + `","org":"Acme","date":"2024-01-10","title":{"en":"` + title + `"}}`
 		if err := os.WriteFile(filepath.Join(dir, id+".json"), []byte(c), 0o644); err != nil {
 			t.Fatal(err)
 		}
 	}
+	return dir
+}
+
+// A decision recorded by the CLI keeps the decisions file's mode: the file
+// is committed with the library, so it must stay readable by all.
+func TestDupesDecisionKeepsFileMode(t *testing.T) {
+	dir := twoCopies(t)
 	path := filepath.Join(dir, curate.DecisionsName)
 	if err := os.WriteFile(path, []byte("# kept\n"), 0o644); err != nil {
 		t.Fatal(err)
@@ -48,13 +56,7 @@ func TestDupesDecisionKeepsFileMode(t *testing.T) {
 // A pair dismissed through the server's API is gone from caselink dupes
 // too: both read the decisions file beside the library.
 func TestDupesDismissedThroughTheAPI(t *testing.T) {
-	dir := t.TempDir()
-	for id, title := range map[string]string{"A": "Load balancer certificate expired, checkout 502", "B": "Certificate on the load balancer expired, checkout 502"} {
-		c := `{"id":"` + id + `","org":"Acme","date":"2024-01-10","title":{"en":"` + title + `"}}`
-		if err := os.WriteFile(filepath.Join(dir, id+".json"), []byte(c), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
+	dir := twoCopies(t)
 	dupes := func() string {
 		var out, errb bytes.Buffer
 		if code := run([]string{"caselink", "dupes", "--cases", dir, "--threshold", "0.3"}, strings.NewReader(""), &out, &errb); code != 0 {

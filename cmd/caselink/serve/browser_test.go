@@ -89,20 +89,7 @@ func TestBrowserMatch(t *testing.T) {
 		}
 	}()
 
-	run := func(what string, steps ...chromedp.Action[chromedp.Void]) {
-		t.Helper()
-		if err := chromedp.Do(bctx, steps...); err != nil {
-			t.Fatalf("%s: %v", what, err)
-		}
-	}
-	text := func(sel string) string {
-		t.Helper()
-		s, err := chromedp.Run(bctx, chromedp.Text(chromedp.CSS(sel), chromedp.NodeVisible))
-		if err != nil {
-			t.Fatalf("reading %s: %v", sel, err)
-		}
-		return s
-	}
+	run, text := driver(t, bctx)
 
 	run("loading the page", chromedp.Navigate(ts.URL+"/"), chromedp.WaitVisible(chromedp.ID("paste")))
 	focused, err := chromedp.Run(bctx, chromedp.Evaluate[string](`document.activeElement && document.activeElement.id`))
