@@ -58,14 +58,17 @@ const eventDays = 3
 // first word ("google" for "Google Cloud"), its words run together
 // ("digitalocean" for "Digital Ocean"), and for a name of three words or
 // more their initials ("aws" for "Amazon Web Services"). A trailing ".io",
-// ".com" and the like is dropped ("Chef.io" is "chef"). Two cases share an
-// organisation when their keys meet.
+// ".com" and the like is dropped ("Chef.io" is "chef"), and a leading
+// "The". Two cases share an organisation when their keys meet.
 func orgKeys(org string) []string {
 	org = strings.ToLower(strings.TrimSpace(org))
 	for _, tld := range []string{".io", ".com", ".ai", ".net", ".org", ".dev", ".co"} {
 		org = strings.TrimSuffix(org, tld)
 	}
 	words := strings.FieldsFunc(org, func(r rune) bool { return !unicode.IsLetter(r) && !unicode.IsDigit(r) && r != '&' })
+	if len(words) > 1 && words[0] == "the" {
+		words = words[1:]
+	}
 	if len(words) == 0 {
 		return nil
 	}
@@ -73,7 +76,7 @@ func orgKeys(org string) []string {
 	if len(words) >= 3 {
 		var b strings.Builder
 		for _, w := range words {
-			b.WriteString(w[:1])
+			b.WriteRune([]rune(w)[0])
 		}
 		keys = append(keys, b.String())
 	}
@@ -95,18 +98,16 @@ type events struct {
 	cites [][]int32
 	urls  []string // source id → normalized url
 
-	// Each case's distinct text terms (canonical ids, ascending) and the
-	// sum of their idf, for containment.
-	tstart []int
-	terms  []uint32
-	mass   []float32
+	// mass is each case's sum of the idf of its distinct text terms, the
+	// denominator of containment.
+	mass []float32
 }
 
 // buildEvents indexes the cases' organisations and text terms; reweigh
 // calls it once the vectors are built.
 func (ix *Index) buildEvents() {
 	n := len(ix.cases)
-	ev := &events{keys: make([][]int32, n), tstart: make([]int, n+1), mass: make([]float32, n)}
+	ev := &events{keys: make([][]int32, n), mass: make([]float32, n)}
 	ids := map[string]int32{}
 	for i, c := range ix.cases {
 		for _, k := range orgKeys(c.Org) {
@@ -157,21 +158,8 @@ func (ix *Index) buildEvents() {
 		slices.SortStableFunc(d, func(a, b int32) int { return int(ix.day[a]) - int(ix.day[b]) })
 	}
 	for i := range n {
-		last := uint32(math.MaxUint32)
 		var m float64
-		for j := ix.vstart[i]; j < ix.vstart[i+1]; j++ {
-			k := ix.vkey[j]
-			if int(keyView(k)) >= textViews {
-				continue
-			}
-			if t := keyTerm(k); t != last {
-				ev.terms = append(ev.terms, t)
-				m += float64(ix.idf[t])
-				last = t
-			}
-		}
-		// Keys are sorted by term then view, so terms come out ascending.
-		ev.tstart[i+1] = len(ev.terms)
+		ix.textTerms(i, func(t uint32) { m += float64(ix.idf[t]) })
 		ev.mass[i] = float32(m)
 	}
 	ix.ev = ev
@@ -246,6 +234,18 @@ type EventEvidence struct {
 	Score float64
 }
 
+// textTerms calls f with each distinct text term of the case at position
+// i (canonical ids, ascending).
+func (ix *Index) textTerms(i int, f func(t uint32)) {
+	last := uint32(math.MaxUint32)
+	for _, k := range ix.vkey[ix.vstart[i]:ix.vstart[i+1]] {
+		if t := keyTerm(k); t != last && int(keyView(k)) < textViews {
+			f(t)
+			last = t
+		}
+	}
+}
+
 // sharedSource returns the source the cases at a and b both cite that the
 // fewest cases cite, and how many do; "" when there is none.
 func (ix *Index) sharedSource(a, b int) (string, int) {
@@ -292,22 +292,31 @@ func (ix *Index) near(k int32, a, b int) int {
 // term the two share.
 func (ix *Index) containment(a, b int, shared func(t uint32)) float64 {
 	ev := ix.ev
-	ta, tb := ev.terms[ev.tstart[a]:ev.tstart[a+1]], ev.terms[ev.tstart[b]:ev.tstart[b+1]]
+	ka, kb := ix.vkey[ix.vstart[a]:ix.vstart[a+1]], ix.vkey[ix.vstart[b]:ix.vstart[b+1]]
 	var s float64
+	// Keys are sorted by term, then view: a term's keys are adjacent, and a
+	// tag term has only keys of the tag view.
 	i, j := 0, 0
-	for i < len(ta) && j < len(tb) {
+	for i < len(ka) && j < len(kb) {
+		ta, tb := keyTerm(ka[i]), keyTerm(kb[j])
 		switch {
-		case ta[i] < tb[j]:
+		case ta < tb:
 			i++
-		case ta[i] > tb[j]:
+		case ta > tb:
 			j++
 		default:
-			s += float64(ix.idf[ta[i]])
-			if shared != nil {
-				shared(ta[i])
+			if int(keyView(ka[i])) < textViews {
+				s += float64(ix.idf[ta])
+				if shared != nil {
+					shared(ta)
+				}
 			}
-			i++
-			j++
+			for i < len(ka) && keyTerm(ka[i]) == ta {
+				i++
+			}
+			for j < len(kb) && keyTerm(kb[j]) == ta {
+				j++
+			}
 		}
 	}
 	m := float64(min(ev.mass[a], ev.mass[b]))

@@ -31,6 +31,9 @@ func TestOrgKeys(t *testing.T) {
 		{"Digital Ocean", "DigitalOcean", true},
 		{"Oracle Cloud Infrastructure", "OCI", true},
 		{"AT&T", "at&t", true},
+		{"The Guardian", "Guardian", true},
+		{"The Guardian", "The Register", false},
+		{"Élan Vital Systèmes", "ÉVS", true}, // initials by rune, not by byte
 		{"Cloudflare", "GitHub", false},
 		{"Google Cloud", "Amazon Web Services", false},
 		{"", "", false},
