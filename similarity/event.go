@@ -54,6 +54,18 @@ func normalizeURL(u string) string {
 // eventDays is how many days apart two dated records of one event may be.
 const eventDays = 3
 
+// eventMaxOrgShare is the largest share of the library an organisation may
+// have for sharing it to be evidence: in a library of one organisation (a
+// project's bug tracker) it says nothing, and its block would be the whole
+// library.
+const eventMaxOrgShare = 0.5
+
+// maxUndatedPairs bounds the pairs an organisation's undated cases make
+// with all its cases (an undated case's block is its whole organisation):
+// past it, undated cases get no organisation evidence, so that a large
+// undated library does not cost a search over every pair.
+var maxUndatedPairs = 4 << 20 // a variable for the tests
+
 // orgKeys returns the keys an organisation is known by, lowercased: its
 // first word ("google" for "Google Cloud"), its words run together
 // ("digitalocean" for "Digital Ocean"), and for a name of three words or
@@ -91,6 +103,11 @@ type events struct {
 	dated  [][]int32 // key id → its dated cases, by day then position
 	undate [][]int32 // key id → its undated cases, by position
 	count  []int32   // key id → number of cases with the key
+	// weak marks the keys more than eventMaxOrgShare of the library has:
+	// they are no evidence (a library of one organisation). undatedOK
+	// marks the keys whose undated cases may be paired with all of the
+	// key's cases within maxUndatedPairs.
+	weak, undatedOK []bool
 
 	// Each case's cited sources (url and sources[].url, normalized) as ids,
 	// ascending, and the cases citing each source.
@@ -154,6 +171,10 @@ func (ix *Index) buildEvents() {
 		}
 		slices.Sort(ev.srcs[i])
 	}
+	for k, c := range ev.count {
+		ev.weak = append(ev.weak, float64(c) > eventMaxOrgShare*float64(n))
+		ev.undatedOK = append(ev.undatedOK, len(ev.undate[k])*int(c) <= maxUndatedPairs)
+	}
 	for _, d := range ev.dated {
 		slices.SortStableFunc(d, func(a, b int32) int { return int(ix.day[a]) - int(ix.day[b]) })
 	}
@@ -172,7 +193,12 @@ func (ix *Index) block(d int, dst []int32) []int32 {
 	ev := ix.ev
 	start := len(dst)
 	for _, k := range ev.keys[d] {
-		dst = append(dst, ev.undate[k]...)
+		if ev.weak[k] || (ix.day[d] == noDay && !ev.undatedOK[k]) {
+			continue
+		}
+		if ev.undatedOK[k] {
+			dst = append(dst, ev.undate[k]...)
+		}
 		dated := ev.dated[k]
 		lo, hi := 0, len(dated)
 		if day := ix.day[d]; day != noDay {
@@ -262,9 +288,14 @@ func (ix *Index) sharedSource(a, b int) (string, int) {
 // sharedOrg returns the rarest organisation key the cases at a and b share,
 // as a key id, or -1.
 func (ix *Index) sharedOrg(a, b int) int32 {
+	ev := ix.ev
+	undated := ix.day[a] == noDay || ix.day[b] == noDay
 	best := int32(-1)
-	for _, k := range ix.ev.keys[a] {
-		if _, ok := slices.BinarySearch(ix.ev.keys[b], k); ok && (best < 0 || ix.ev.count[k] < ix.ev.count[best]) {
+	for _, k := range ev.keys[a] {
+		if ev.weak[k] || (undated && !ev.undatedOK[k]) {
+			continue
+		}
+		if _, ok := slices.BinarySearch(ev.keys[b], k); ok && (best < 0 || ev.count[k] < ev.count[best]) {
 			best = k
 		}
 	}

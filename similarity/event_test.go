@@ -209,3 +209,54 @@ func TestEventEvidenceFindsTheNotice(t *testing.T) {
 		t.Errorf("DupeScore(PM, NOTE) = %v, similarity %v: want the evidence to lift it", s, ix.CaseSimilarity(pm, at("NOTE")))
 	}
 }
+
+// An organisation that fills the library (a project's bug tracker) is no
+// evidence, and an organisation whose undated cases would pair with too
+// many cases gives them none: dupes is then the text score alone there.
+func TestEventEvidenceLimits(t *testing.T) {
+	cases := eventLibrary(300, 9)
+	for _, c := range cases {
+		c.Org, c.URL, c.Sources = "Apache Hadoop", "", nil
+	}
+	ix, err := Build(cases, DefaultConfig())
+	if err != nil {
+		t.Fatal(err)
+	}
+	for a := range ix.Len() {
+		if blk := ix.block(a, nil); len(blk) != 0 {
+			t.Fatalf("one-organisation library: case %s has a block of %d", ix.Case(a).ID, len(blk))
+		}
+	}
+
+	defer func(n int) { maxUndatedPairs = n }(maxUndatedPairs)
+	maxUndatedPairs = 10
+	cases = eventLibrary(300, 9)
+	for i, c := range cases {
+		c.Org, c.URL, c.Sources = []string{"Joyent", "Fastly", "Slack", "Reddit"}[i%4], "", nil
+		if i%3 == 0 {
+			c.Date = ""
+		}
+	}
+	if ix, err = Build(cases, DefaultConfig()); err != nil {
+		t.Fatal(err)
+	}
+	for a := range ix.Len() {
+		for b := range ix.Len() {
+			e := ix.EventEvidence(a, b)
+			undated := ix.Case(a).Date == "" || ix.Case(b).Date == ""
+			if a != b && undated && e.Org != "" {
+				t.Fatalf("%s~%s: undated pair given organisation evidence %+v past the pair budget", ix.Case(a).ID, ix.Case(b).ID, e)
+			}
+		}
+		for _, x := range ix.block(a, nil) {
+			if ix.Case(a).Date == "" || ix.Case(int(x)).Date == "" {
+				t.Fatalf("case %s: block holds %s though one is undated", ix.Case(a).ID, ix.Case(int(x)).ID)
+			}
+		}
+	}
+	for d := range ix.Len() {
+		if got, want := ix.DupesOf(d, 5, 0), bruteDupes(ix, d, 5, 0); fmt.Sprint(ids(got)) != fmt.Sprint(ids(want)) {
+			t.Fatalf("case %s: DupesOf %v, brute force %v", ix.Case(d).ID, hitIDs(got), hitIDs(want))
+		}
+	}
+}

@@ -9,8 +9,8 @@ import (
 
 // DupesThreshold is the dupes score from which the CLI and the server list
 // a pair as a probable duplicate, unless told otherwise. On the 2,503
-// GitBugs reports it lists 187 pairs for review, 11 of them among the 61
-// judged duplicates (0.3 lists 415 pairs with 21; 0.5, 103 with 5).
+// GitBugs reports it lists 176 pairs for review, 11 of them among the 61
+// judged duplicates (0.3 lists 405 pairs with 20; 0.5, 94 with 5).
 const DupesThreshold = 0.4
 
 // DupesPerCase is how many probable duplicates each case is paired with at
