@@ -115,6 +115,10 @@ type events struct {
 	cites [][]int32
 	urls  []string // source id → normalized url
 
+	// entity marks the terms made of letters and digits (regions such as
+	// ap-northeast-1, error codes, product versions), by canonical id.
+	entity []bool
+
 	// mass is each case's sum of the idf of its distinct text terms, the
 	// denominator of containment.
 	mass []float32
@@ -177,6 +181,10 @@ func (ix *Index) buildEvents() {
 	}
 	for _, d := range ev.dated {
 		slices.SortStableFunc(d, func(a, b int32) int { return int(ix.day[a]) - int(ix.day[b]) })
+	}
+	ev.entity = make([]bool, len(ix.craw))
+	for t, r := range ix.craw {
+		ev.entity[t] = isEntity(ix.voc.terms[r])
 	}
 	for i := range n {
 		var m float64
@@ -384,8 +392,9 @@ func (ix *Index) evidence(a, b int, explain bool) EventEvidence {
 		add = func(t uint32) { sh = append(sh, t) }
 	}
 	rareDF := max(2, int32(len(ix.cases)/1000))
+	entityDF := max(2, int32(len(ix.cases)/100))
 	e.Containment = ix.containment(a, b, func(t uint32) {
-		if ix.df[t] <= rareDF {
+		if ix.df[t] <= rareDF || (ix.df[t] <= entityDF && ix.ev.entity[t]) {
 			e.RareShared++
 		}
 		if add != nil {
@@ -414,7 +423,7 @@ func (ix *Index) evidence(a, b int, explain bool) EventEvidence {
 const (
 	eventOrgPower  = 0.5  // an organisation key's strength is 1 − share^eventOrgPower
 	eventOrgWeight = 0.25 // the weight of the organisation's share of the library against its share of the pair's days
-	eventRare      = 3.0  // each shared rare term leaves e^(−1/eventRare) of the organisation evidence's weakness
+	eventRare      = 2.0  // each shared rare term leaves e^(−1/eventRare) of the organisation evidence's weakness
 	eventUndated   = 1.0  // the date factor of a pair with an undated case
 	eventDayCost   = 0.1  // the date factor loses this much per day apart
 	eventContained = 0.3  // containment from which the text factor is 1
@@ -492,4 +501,18 @@ func (e EventEvidence) Why() []string {
 		out = append(out, "rare: "+r)
 	}
 	return out
+}
+
+// isEntity reports whether a term mixes letters and digits, as names of
+// regions, error codes and versions do (ap-northeast-1, x509, 5xx).
+func isEntity(term string) bool {
+	if strings.HasPrefix(term, tagPrefix) {
+		return false
+	}
+	var letter, digit bool
+	for _, r := range term {
+		letter = letter || unicode.IsLetter(r)
+		digit = digit || unicode.IsDigit(r)
+	}
+	return letter && digit
 }
