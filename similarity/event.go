@@ -256,12 +256,13 @@ type EventEvidence struct {
 	// by idf, that the longer case also has: 1 when the short notice is
 	// wholly inside the long post-mortem.
 	Containment float64
-	// Rare lists rare text terms the two share (regions, product names,
-	// error codes: terms at most one case in a thousand has), rarest
-	// first, at most six, as written in the first case that has them.
+	// Rare lists rare text terms the two share (product names, regions,
+	// error codes; see RareShared), rarest first, at most six, as written
+	// in the first case that has them.
 	Rare []string
-	// RareShared is how many text terms the two share that at most one
-	// case in a thousand has.
+	// RareShared is how many rare text terms the two share: terms at most
+	// one case in a thousand has, or one in a hundred for terms of letters
+	// and digits.
 	RareShared int
 	// Score is the evidence as a score in [0, 1]; 0 when the cases do not
 	// share an organisation or their dates are too far apart.
@@ -391,10 +392,8 @@ func (ix *Index) evidence(a, b int, explain bool) EventEvidence {
 	if explain {
 		add = func(t uint32) { sh = append(sh, t) }
 	}
-	rareDF := max(2, int32(len(ix.cases)/1000))
-	entityDF := max(2, int32(len(ix.cases)/100))
 	e.Containment = ix.containment(a, b, func(t uint32) {
-		if ix.df[t] <= rareDF || (ix.df[t] <= entityDF && ix.ev.entity[t]) {
+		if ix.rare(t) {
 			e.RareShared++
 		}
 		if add != nil {
@@ -404,7 +403,7 @@ func (ix *Index) evidence(a, b int, explain bool) EventEvidence {
 	if explain {
 		slices.SortFunc(sh, func(x, y uint32) int { return int(ix.df[x]) - int(ix.df[y]) })
 		for _, t := range sh {
-			if s := ix.surfaceOf(t); ix.df[t] <= rareDF && len(e.Rare) < 6 && !slices.Contains(e.Rare, s) {
+			if s := ix.surfaceOf(t); ix.rare(t) && len(e.Rare) < 6 && !slices.Contains(e.Rare, s) {
 				e.Rare = append(e.Rare, s)
 			}
 		}
@@ -501,6 +500,14 @@ func (e EventEvidence) Why() []string {
 		out = append(out, "rare: "+r)
 	}
 	return out
+}
+
+// rare reports whether term t counts as a rare term two cases share: at
+// most one case in a thousand has it, or one in a hundred for a term of
+// letters and digits (a region, an error code).
+func (ix *Index) rare(t uint32) bool {
+	n := int32(len(ix.cases))
+	return ix.df[t] <= max(2, n/1000) || (ix.ev.entity[t] && ix.df[t] <= max(2, n/100))
 }
 
 // isEntity reports whether a term mixes letters and digits, as names of
