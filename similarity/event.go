@@ -234,9 +234,8 @@ func (ix *Index) block(d int, dst []int32) []int32 {
 // text similarity.
 type EventEvidence struct {
 	// Org is the organisation key the two cases share ("" when none), and
-	// OrgShare the share of the library's cases that have it and, when
-	// both cases are dated, are dated around the two (eventDays either
-	// side): the smaller, the stronger the evidence.
+	// OrgShare the share of the library's cases that have it: the smaller,
+	// the stronger the evidence.
 	Org      string
 	OrgShare float64
 	// NearShare is the share of the library's cases that have the
