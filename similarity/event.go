@@ -60,6 +60,11 @@ const eventDays = 3
 // library.
 const eventMaxOrgShare = 0.5
 
+// eventMinWeak is how many cases an organisation must have for
+// eventMaxOrgShare to apply: in a small library an organisation with most
+// of the cases still tells records apart (its share weakens it anyway).
+const eventMinWeak = 100
+
 // maxUndatedPairs bounds the pairs an organisation's undated cases make
 // with all its cases (an undated case's block is its whole organisation):
 // past it, undated cases get no organisation evidence, so that a large
@@ -103,8 +108,9 @@ type events struct {
 	dated  [][]int32 // key id → its dated cases, by day then position
 	undate [][]int32 // key id → its undated cases, by position
 	count  []int32   // key id → number of cases with the key
-	// weak marks the keys more than eventMaxOrgShare of the library has:
-	// they are no evidence (a library of one organisation). undatedOK
+	// weak marks the keys more than eventMaxOrgShare of the library (and
+	// at least eventMinWeak cases) has: they are no evidence (a library of
+	// one organisation). undatedOK
 	// marks the keys whose undated cases may be paired with all of the
 	// key's cases within maxUndatedPairs.
 	weak, undatedOK []bool
@@ -176,7 +182,7 @@ func (ix *Index) buildEvents() {
 		slices.Sort(ev.srcs[i])
 	}
 	for k, c := range ev.count {
-		ev.weak = append(ev.weak, float64(c) > eventMaxOrgShare*float64(n))
+		ev.weak = append(ev.weak, float64(c) > eventMaxOrgShare*float64(n) && c >= eventMinWeak)
 		ev.undatedOK = append(ev.undatedOK, len(ev.undate[k])*int(c) <= maxUndatedPairs)
 	}
 	for _, d := range ev.dated {
