@@ -13,9 +13,9 @@
 //     ParsePairs).
 //   - Plain-text and JSON output of results (WriteTable, WriteJSON).
 //   - The runner that drives the engine over a judged set for match, relate
-//     and dupes (Run, CheckSet)
-//     and the ablation grid the defaults were chosen with (Grid, RunGrid,
-//     RunVariants).
+//     and dupes (Run, CheckSet), the precision and recall of dupes over
+//     thresholds (MeasureDupes, WriteDupesTable), and the ablation grid the
+//     defaults were chosen with (Grid, RunGrid, RunVariants).
 //   - Validation of differences: per-query and per-subject scores (Row's
 //     PerQuery, PerSubject, DupesPerSubject), percentile bootstrap intervals
 //     of a mean and paired intervals of a difference (Bootstrap, Intervals,
@@ -24,10 +24,11 @@
 //     (Themes, AssignFolds, CrossValidate).
 //
 // What does not live here: command-line flags and terminal handling (the
-// command in cmd/caselink), and any scoring logic of the engine itself
-// (package similarity). Package eval imports the standard library, package
-// similarity (with its case library) and gonum's stat package (means and
-// quantiles of the bootstrap).
+// command in cmd/caselink), any scoring logic of the engine itself
+// (package similarity), and drawing plots (the command's --plot). Package
+// eval imports the standard library, package similarity (with its case
+// library) and gonum's stat package (means and quantiles of the bootstrap,
+// the ROC sweep of the precision-recall curve).
 //
 // The judged set for the four seed cases ships in testdata/seeds.
 package eval

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"io"
 	"maps"
+	"math"
 	"slices"
 	"strconv"
 	"strings"
@@ -38,6 +39,9 @@ type Row struct {
 	// DupesPerSubject holds each judged subject's own dupes scores; may be
 	// nil.
 	DupesPerSubject map[string]Metrics `json:"dupes_per_subject,omitempty"`
+	// DupesPR is the precision and recall of dupes at thresholds 0.1 to
+	// 0.9 (MeasureDupes); nil when not measured.
+	DupesPR []PRPoint `json:"dupes_pr,omitempty"`
 }
 
 // metricHeads are the column heads of one task group, in Metrics field order.
@@ -152,6 +156,10 @@ func WriteJSON(w io.Writer, rows []Row) error {
 		out[i] = Row{Name: r.Name, Match: roundPtr(r.Match), Relate: roundPtr(r.Relate), Dupes: roundPtr(r.Dupes),
 			ByKind: roundMap(r.ByKind, 4), PerQuery: roundMap(r.PerQuery, 6), QueryKind: r.QueryKind,
 			PerSubject: roundMap(r.PerSubject, 6), DupesPerSubject: roundMap(r.DupesPerSubject, 6)}
+		for _, p := range r.DupesPR {
+			p.Precision, p.Recall = math.Round(p.Precision*1e4)/1e4, math.Round(p.Recall*1e4)/1e4
+			out[i].DupesPR = append(out[i].DupesPR, p)
+		}
 	}
 	enc := json.NewEncoder(w)
 	enc.SetIndent("", "  ")

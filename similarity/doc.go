@@ -42,6 +42,14 @@
 // ([Config.RelateDate]), strong for dupes ([Config.DupeDate]), since two
 // reports of one incident are written close together.
 //
+// Dupes also looks for same-event evidence ([Index.EventEvidence]), for the
+// same incident told twice in different words (a post-mortem and a two-line
+// status notice): the same organisation, dates days apart, the shorter text
+// inside the longer one, rare terms and a source both cite. It is joined
+// with the text score as 1 − (1 − text)(1 − event), and only exists within
+// a case's small block of same-organisation, same-days cases, which is
+// scored in full beside the pruned search, so dupes stays exact.
+//
 // Case-to-case scores and the second stage of match may weigh tag kinds
 // differently ([Config.TagKinds], [Config.ExpandTagKinds]); the index keeps
 // one set of weights for each, and one for pastes. In a library of a handful

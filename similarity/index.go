@@ -64,6 +64,8 @@ type Index struct {
 	// prior is off.
 	day                 []int32
 	relPrior, dupePrior *datePrior
+	// ev holds what the same-event evidence of dupes needs.
+	ev *events
 
 	scorers sync.Pool // *scorer, sized for this index
 }
@@ -274,6 +276,7 @@ func (ix *Index) reweigh() {
 	ix.vval = nil // the raw weights are no longer needed
 	ix.buildPostings()
 	ix.buildTagRules()
+	ix.buildEvents()
 }
 
 // reweighTags returns weights normalized with pivot strength s whose tags

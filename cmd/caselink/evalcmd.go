@@ -10,16 +10,21 @@ import (
 	"github.com/caselink/caselink/eval"
 	"github.com/caselink/caselink/similarity"
 	"github.com/caselink/caselink/similarity/caselib"
+	"github.com/caselink/caselink/similarity/curate"
 )
 
 func evalCommand(env *env) *cli.Command {
 	return &cli.Command{
 		Name:      "eval",
-		Usage:     "measure match and relate quality on judged sets",
+		Usage:     "measure match, relate and dupes quality on judged sets",
 		ArgsUsage: "[--compare A.json B.json]",
-		Description: `Runs match on judged queries and relate on judged pairs and prints nDCG@k, MRR, P@1,
+		Description: `Runs match on judged queries and relate and dupes on judged pairs and prints nDCG@k, MRR, P@1,
 P@1 of the best case, Recall@5 and MAP (the formats are in eval/README.md), then each
 measure with its 95% bootstrap interval over the queries (and per query kind) and subjects.
+With judged pairs it also prints the precision and recall of dupes at thresholds 0.1 to 0.9
+(the pairs should mean "same incident"); --plot FILE.png draws the dupes scores of judged
+duplicates against the other candidate pairs and the precision-recall curve, to pick a
+threshold by looking.
 
 --json prints the averages and every query's and subject's own scores. --compare A.json B.json
 compares two such files on the queries both have: per measure the mean of A, of B, the
@@ -38,7 +43,8 @@ Examples:
    caselink eval --cases ./library --queries q.jsonl --json > before.json
    caselink eval --cases ./library --queries q.jsonl --baseline before.json
    caselink eval --compare before.json after.json
-   caselink eval --cases ./library --queries q.jsonl --grid --folds 5 --themes themes.json`,
+   caselink eval --cases ./library --queries q.jsonl --grid --folds 5 --themes themes.json
+   caselink eval --cases bugs.jsonl --related duplicates.tsv --k 20 --plot dupes.png`,
 		Flags: []cli.Flag{
 			casesFlag, lenientFlag,
 			&cli.StringFlag{Name: "queries", Usage: "judged queries, JSON Lines `FILE`"},
@@ -51,6 +57,8 @@ Examples:
 			&cli.IntFlag{Name: "folds", Usage: "with --grid: cross-validate over `N` folds"},
 			&cli.StringFlag{Name: "themes", Usage: "with --folds: themes.json `FILE` that groups the cases into folds"},
 			&cli.StringFlag{Name: "objective", Usage: "with --grid: the `TASKS` whose nDCG the grid is ranked by, comma-separated (match,relate,dupes); default every task the run has"},
+			&cli.StringFlag{Name: "plot", Usage: "draw the dupes score distributions and precision-recall curve into `FILE.png` (needs --related)"},
+			&cli.Float64Flag{Name: "threshold", Value: curate.DupesThreshold, Usage: "the dupes threshold the plot marks"},
 		},
 		Action: func(c *cli.Context) error { return env.eval(c) },
 	}
@@ -78,6 +86,15 @@ func (env *env) eval(c *cli.Context) error {
 		return usagef("--objective chooses what --grid ranks by: add --grid")
 	case c.String("baseline") != "" && c.Bool("grid"):
 		return usagef("--baseline compares one run: drop --grid")
+	}
+	plotPath := c.String("plot")
+	switch {
+	case plotPath != "" && c.String("related") == "":
+		return usagef("--plot needs judged pairs: give --related FILE")
+	case plotPath != "" && c.Bool("grid"):
+		return usagef("--plot draws one run: leave out --grid")
+	case plotPath != "" && !strings.HasSuffix(strings.ToLower(plotPath), ".png"):
+		return usagef("--plot %q: the plot is a PNG, name it FILE.png", plotPath)
 	}
 	var qs []eval.Query
 	var rel eval.Judgments
@@ -120,12 +137,22 @@ func (env *env) eval(c *cli.Context) error {
 	}
 	row, _ := eval.Run(ix, qs, rel, c.Int("k"))
 	row.Name = "caselink"
+	var curve *eval.DupesCurve
+	if len(rel) > 0 {
+		dc := eval.MeasureDupes(ix, rel, c.Int("k"))
+		curve, row.DupesPR = &dc, dc.Table
+	}
 	if base != nil {
 		cs := eval.Compare(base[0], row, b)
 		if len(cs) == 0 {
 			return usagef("%s shares no judged query or subject with this run", c.String("baseline"))
 		}
 		return eval.WriteComparison(env.stdout, base[0].Name+" ("+c.String("baseline")+")", "this run", cs, b)
+	}
+	if plotPath != "" {
+		if err := plotDupes(plotPath, *curve, c.Float64("threshold")); err != nil {
+			return fmt.Errorf("--plot %s: %w", plotPath, err)
+		}
 	}
 	if c.Bool("json") {
 		return eval.WriteJSON(env.stdout, []eval.Row{row})
@@ -134,7 +161,11 @@ func (env *env) eval(c *cli.Context) error {
 		return err
 	}
 	fmt.Fprintln(env.stdout)
-	return eval.WriteIntervals(env.stdout, eval.Intervals(row, b), b)
+	if err := eval.WriteIntervals(env.stdout, eval.Intervals(row, b), b); err != nil || curve == nil {
+		return err
+	}
+	fmt.Fprintln(env.stdout)
+	return eval.WriteDupesTable(env.stdout, *curve)
 }
 
 // evalGrid runs every variant of the grid, ranks them by the lower bound of

@@ -19,8 +19,10 @@ func serveCommand(env *env) *cli.Command {
 		Usage: "serve a JSON API and a paste-your-symptoms web page",
 		Description: `Serves the library from memory: a web page at / to paste what you see into, a readable
 page per case at /cases/ID, and a JSON API (POST /api/match, GET /api/cases, GET /api/cases/ID,
-GET /api/cases/ID/related, GET /api/dupes, GET /healthz). A link to /?q=TEXT opens the page
-with that paste and matches it. When the library's files change,
+GET /api/cases/ID/related, GET /api/dupes, POST /api/dupes/decisions, GET /healthz) and a
+review page for probable duplicates at /dupes. Decisions go to the same file as those of
+caselink dupes (` + curate.DecisionsName + ` beside the library, or --decisions FILE).
+A link to /?q=TEXT opens the page with that paste and matches it. When the library's files change,
 they are reloaded in the background; a library that fails to load leaves the previous one
 serving and the error is logged here and shown by /healthz. Ctrl-C stops the server.
 Add ?lang=ko to a page or API address (or prefer Korean in the browser) to read the
@@ -34,6 +36,7 @@ Examples:
 		Flags: []cli.Flag{
 			casesFlag, lenientFlag,
 			&cli.StringFlag{Name: "addr", Value: "127.0.0.1:8080", Usage: "listen on `HOST:PORT` (port 0 picks a free one)"},
+			&cli.StringFlag{Name: "decisions", Usage: "the duplicate decisions `FILE` (default: " + curate.DecisionsName + " beside the library)"},
 			&cli.DurationFlag{Name: "poll", Value: time.Second, Usage: "how often to check the library's files for changes (0 turns reloading off)"},
 		},
 		Action: func(c *cli.Context) error { return env.serve(c) },
@@ -55,7 +58,12 @@ func (env *env) serve(c *cli.Context) error {
 	if err != nil {
 		return err
 	}
+	var decisions curate.Store
+	if p := c.String("decisions"); p != "" {
+		decisions = curate.NewFileStore(p)
+	}
 	srv, err := serve.New(serve.Options{
+		Decisions:      decisions,
 		Paths:          c.StringSlice("cases"),
 		Lenient:        c.Bool("lenient"),
 		MaxCaseBytes:   maxCase,

@@ -221,6 +221,37 @@ func (e *fileEdit) checkStat() error {
 	return nil
 }
 
+// writeTemp creates a temporary file beside target, fills it with fill,
+// syncs it and gives it the permission bits of mode, and returns its name.
+// On failure it removes the file. display names target for the test hook.
+func writeTemp(target, display string, mode fs.FileMode, fill func(*os.File) error) (name string, err error) {
+	tmp, err := os.CreateTemp(filepath.Dir(target), "."+filepath.Base(target)+".*.tmp")
+	if err != nil {
+		return "", err
+	}
+	err = fill(tmp)
+	if err == nil {
+		err = hook("write", display)
+	}
+	if err == nil {
+		err = syncFile(tmp)
+	}
+	if err == nil {
+		err = tmp.Chmod(mode & (fs.ModePerm | fs.ModeSetuid | fs.ModeSetgid | fs.ModeSticky))
+	}
+	if err == nil {
+		err = hook("sync", display)
+	}
+	if cerr := tmp.Close(); err == nil {
+		err = cerr
+	}
+	if err != nil {
+		os.Remove(tmp.Name())
+		return "", err
+	}
+	return tmp.Name(), nil
+}
+
 // prepare writes the new content to a temporary file next to the target,
 // syncs it and gives it the original's permissions.
 func (e *fileEdit) prepare(seed maphash.Seed) (err error) {
@@ -241,46 +272,24 @@ func (e *fileEdit) prepare(seed maphash.Seed) (err error) {
 	if err := writable(target, st); err != nil {
 		return &Error{File: e.src.display, Msg: "cannot write related: the file is read-only; make it writable (chmod u+w) first", Err: err}
 	}
-	tmp, err := os.CreateTemp(filepath.Dir(target), "."+filepath.Base(target)+".*.tmp")
-	if err != nil {
-		return asError(e.src, "cannot write related", err)
-	}
-	e.tmp = tmp.Name()
-	defer func() {
-		if tmp != nil {
-			tmp.Close()
-		}
-	}()
-
 	var hin, hout maphash.Hash
 	hin.SetSeed(seed)
 	hout.SetSeed(seed)
-	w := &countWriter{w: tmp, h: &hout}
-	bw := bufio.NewWriterSize(w, 1<<20)
-	if e.src.lines {
-		err = e.rewriteLines(in, bw, &hin)
-	} else {
-		err = e.rewriteDoc(in, bw, &hin)
-	}
-	if err == nil {
-		err = bw.Flush()
-	}
-	if err == nil {
-		err = hook("write", e.src.display)
-	}
-	if err == nil {
-		err = syncFile(tmp)
-	}
-	if err == nil {
-		err = tmp.Chmod(st.Mode() & (fs.ModePerm | fs.ModeSetuid | fs.ModeSetgid | fs.ModeSticky))
-	}
-	if err == nil {
-		err = hook("sync", e.src.display)
-	}
-	if cerr := tmp.Close(); err == nil {
-		err = cerr
-	}
-	tmp = nil
+	var w *countWriter
+	e.tmp, err = writeTemp(target, e.src.display, st.Mode(), func(tmp *os.File) error {
+		w = &countWriter{w: tmp, h: &hout}
+		bw := bufio.NewWriterSize(w, 1<<20)
+		var err error
+		if e.src.lines {
+			err = e.rewriteLines(in, bw, &hin)
+		} else {
+			err = e.rewriteDoc(in, bw, &hin)
+		}
+		if err == nil {
+			err = bw.Flush()
+		}
+		return err
+	})
 	if err != nil {
 		return asError(e.src, "cannot write related", err)
 	}

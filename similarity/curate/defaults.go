@@ -29,7 +29,8 @@ const (
 	// four embedded seeds, four different incidents, no pair reaches it.
 	RelateMinScore = 0.15
 	// DupesThreshold is the dupes score (similarity discounted by the date
-	// prior) from which two cases are listed as probable duplicates: on the
+	// prior, joined with same-event evidence) from which two cases are
+	// listed as probable duplicates, unless told otherwise: on the
 	// 2,503 GitBugs reports it lists 176 pairs for review, 11 of them among
 	// the 61 judged duplicates (0.3 lists 405 pairs with 20; 0.5, 94 with 5).
 	DupesThreshold = 0.4

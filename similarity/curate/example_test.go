@@ -2,7 +2,12 @@ package curate_test
 
 import (
 	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
 
+	"github.com/caselink/caselink/similarity"
+	"github.com/caselink/caselink/similarity/caselib"
 	"github.com/caselink/caselink/similarity/curate"
 )
 
@@ -24,4 +29,46 @@ func ExampleCheckScore() {
 	// --min-score must be between 0 and 1, got 2
 	// <nil>
 	// --top must be at least 1, got 0
+}
+// A curator's review loop: list the probable duplicates, dismiss one pair,
+// confirm another, and list again. The decisions file is what caselink dupes
+// and caselink serve share.
+func ExampleListDupes() {
+	mk := func(id, org, date, title string) *caselib.Case {
+		c := &caselib.Case{ID: id, Org: org, Date: date}
+		c.Title.EN = title
+		return c
+	}
+	ix, err := similarity.BuildCases([]*caselib.Case{
+		mk("PM-1", "Initech", "2023-03-14", "Ledger cluster lost quorum after a firmware update; payments queued"),
+		mk("ST-1", "Initech", "2023-03-14", "Ledger cluster lost quorum; payments queued"),
+		mk("ST-2", "Initech", "2023-03-14", "Ledger quorum lost, payments queued"),
+		mk("OT-1", "Hooli", "2021-01-02", "Search latency after a cache flush"),
+	}, similarity.DefaultConfig())
+	if err != nil {
+		panic(err)
+	}
+	dir, _ := os.MkdirTemp("", "decisions")
+	defer os.RemoveAll(dir)
+	store := curate.NewFileStore(filepath.Join(dir, curate.DecisionsName))
+	list := func() {
+		ds, _ := store.Load()
+		page := curate.ListDupes(ix, ds, curate.DupesQuery{Threshold: curate.DupesThreshold}, nil)
+		for _, p := range page.Pairs {
+			fmt.Println(strings.TrimSpace(fmt.Sprintf("%s ~ %s %s", ix.Case(p.A).ID, ix.Case(p.B).ID, p.Verdict)))
+		}
+		fmt.Println(page.Total, "pair(s)")
+	}
+	list()
+	store.Record(curate.Decision{A: "ST-2", B: "PM-1", Verdict: curate.NotDuplicate})
+	store.Record(curate.Decision{A: "PM-1", B: "ST-1", Verdict: curate.Duplicate})
+	list()
+	// Output:
+	// ST-1 ~ ST-2
+	// PM-1 ~ ST-1
+	// PM-1 ~ ST-2
+	// 3 pair(s)
+	// ST-1 ~ ST-2
+	// PM-1 ~ ST-1 duplicate
+	// 2 pair(s)
 }

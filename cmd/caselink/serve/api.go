@@ -10,6 +10,7 @@ import (
 	"net/http"
 	"strconv"
 	"strings"
+	"time"
 
 	"github.com/caselink/caselink/similarity"
 	"github.com/caselink/caselink/similarity/caselib"
@@ -145,19 +146,48 @@ type DupeCase struct {
 // DupePair is two cases that are probably the same incident, with what
 // they share.
 type DupePair struct {
-	A        DupeCase `json:"a"`
-	B        DupeCase `json:"b"`
-	Score    float64  `json:"score"`
-	Evidence []string `json:"evidence"`
+	A     DupeCase `json:"a"`
+	B     DupeCase `json:"b"`
+	Score float64  `json:"score"` // the dupes score, 0–1
+	// Similarity is the pair's text similarity, Event its same-event
+	// evidence (0 when none); Score joins them.
+	Similarity float64 `json:"similarity"`
+	Event      float64 `json:"event"`
+	// Verdict is "duplicate" for a pair a curator confirmed, "" when
+	// undecided (dismissed pairs are not listed).
+	Verdict  string   `json:"verdict"`
+	Evidence []string `json:"evidence"` // same-event evidence first, then shared terms
 }
 
-// DupesAnswer is the answer of GET /api/dupes?offset=&limit=: one page of
-// the pairs scoring at least Threshold, most similar first.
+// DupesAnswer is the answer of GET
+// /api/dupes?threshold=&offset=&limit=&pending=: one page of the pairs
+// scoring at least Threshold, most probable first, the pairs dismissed as
+// not duplicates left out (and the confirmed ones too when Pending).
 type DupesAnswer struct {
 	Threshold float64    `json:"threshold"`
+	Pending   bool       `json:"pending"`
 	Total     int        `json:"total"` // pairs in all pages
 	Offset    int        `json:"offset"`
+	Limit     int        `json:"limit"`
 	Pairs     []DupePair `json:"pairs"`
+}
+
+// DecisionRequest is the body of POST /api/dupes/decisions: what a curator
+// decided about the pair A, B. Verdict is "not-duplicate" (or "dismiss"),
+// "duplicate" (or "confirm"), or "undo".
+type DecisionRequest struct {
+	A       string `json:"a"`
+	B       string `json:"b"`
+	Verdict string `json:"verdict"`
+}
+
+// DecisionAnswer is the answer of POST /api/dupes/decisions: the decision
+// as recorded (A before B; Verdict "undo" for an undone pair).
+type DecisionAnswer struct {
+	A       string `json:"a"`
+	B       string `json:"b"`
+	Verdict string `json:"verdict"`
+	Date    string `json:"date"`
 }
 
 // Health is the answer of GET /healthz, always with status 200 while the
@@ -201,6 +231,7 @@ func (s *Server) routes() http.Handler {
 	api(http.MethodGet, "/api/cases/{id}", s.apiCase)
 	api(http.MethodGet, "/api/cases/{id}/related", s.apiRelated)
 	api(http.MethodGet, "/api/dupes", s.apiDupes)
+	api(http.MethodPost, "/api/dupes/decisions", s.apiDecision)
 	api(http.MethodGet, "/healthz", s.apiHealth)
 	mux.HandleFunc("/api/", func(w http.ResponseWriter, r *http.Request) {
 		writeError(w, http.StatusNotFound, "no such endpoint: %s", r.URL.Path)
@@ -387,27 +418,95 @@ func (s *Server) apiDupes(w http.ResponseWriter, r *http.Request) {
 	if !ok {
 		return
 	}
-	offset, err := intParam(r, "offset", 0, 0, math.MaxInt32)
-	if err != nil {
+	q := curate.DupesQuery{Threshold: s.opts.DupesThreshold}
+	var err error
+	if q.Offset, err = intParam(r, "offset", 0, 0, math.MaxInt32); err != nil {
 		writeError(w, http.StatusBadRequest, "%v", err)
 		return
 	}
-	limit, err := intParam(r, "limit", 100, 1, maxDupes)
-	if err != nil {
+	if q.Limit, err = intParam(r, "limit", 100, 1, maxDupes); err != nil {
 		writeError(w, http.StatusBadRequest, "%v", err)
 		return
+	}
+	if v := r.URL.Query().Get("threshold"); v != "" {
+		if q.Threshold, err = strconv.ParseFloat(v, 64); err != nil || q.Threshold < 0 || q.Threshold > 1 {
+			writeError(w, http.StatusBadRequest, "threshold must be a number from 0 to 1, got %q", v)
+			return
+		}
+	}
+	switch v := r.URL.Query().Get("pending"); v {
+	case "", "0", "false":
+	case "1", "true":
+		q.Pending = true
+	default:
+		writeError(w, http.StatusBadRequest, "pending must be true or false, got %q", v)
+		return
+	}
+	var decisions []curate.Decision
+	if s.decisions != nil {
+		if decisions, err = s.decisions.Load(); err != nil {
+			writeError(w, http.StatusInternalServerError, "cannot read the decisions: %v", err)
+			return
+		}
 	}
 	snap := s.cur.Load()
 	ix := snap.ix
-	all := snap.pairs(s.opts.DupesThreshold)
-	out := DupesAnswer{Threshold: s.opts.DupesThreshold, Total: len(all), Offset: offset, Pairs: []DupePair{}}
-	for _, p := range all[min(offset, len(all)):min(offset+limit, len(all))] {
+	page := curate.Page(ix, snap.pairs(q.Threshold), decisions, q)
+	out := DupesAnswer{Threshold: q.Threshold, Pending: q.Pending, Total: page.Total, Offset: q.Offset, Limit: q.Limit,
+		Pairs: []DupePair{}}
+	for _, p := range page.Pairs {
 		a, b := ix.Case(p.A), ix.Case(p.B)
 		out.Pairs = append(out.Pairs, DupePair{
 			A:     DupeCase{a.ID, a.Date, a.Org, a.Title.In(lg)},
 			B:     DupeCase{b.ID, b.Date, b.Org, b.Title.In(lg)},
-			Score: similarity.RoundScore(p.Score), Evidence: nonNil(ix.ExplainPair(p.A, p.B).Why(8)),
+			Score: similarity.RoundScore(p.Score), Similarity: similarity.RoundScore(p.Similarity),
+			Event: similarity.RoundScore(p.Event.Score), Verdict: string(p.Verdict),
+			Evidence: nonNil(append(p.Event.Why(), ix.ExplainPair(p.A, p.B).Why(8)...)),
 		})
+	}
+	writeJSON(w, http.StatusOK, out)
+}
+
+func (s *Server) apiDecision(w http.ResponseWriter, r *http.Request) {
+	var req DecisionRequest
+	if status, err := decodeBody(w, r, &req); err != nil {
+		writeError(w, status, "%v", err)
+		return
+	}
+	if s.decisions == nil {
+		writeError(w, http.StatusConflict, "the embedded seed cases have no folder to keep decisions in: serve a library with --cases")
+		return
+	}
+	v, err := curate.ParseVerdict(req.Verdict)
+	if err != nil || strings.TrimSpace(req.Verdict) == "" {
+		writeError(w, http.StatusBadRequest, `"verdict" %q: want not-duplicate, duplicate or undo`, req.Verdict)
+		return
+	}
+	ix := s.cur.Load().ix
+	for _, f := range []struct{ name, id string }{{"a", req.A}, {"b", req.B}} {
+		if f.id == "" {
+			writeError(w, http.StatusBadRequest, "%q is empty: want a case id", f.name)
+			return
+		}
+		if _, ok := ix.Lookup(f.id); !ok {
+			writeError(w, http.StatusNotFound, "%q: no case with id %q", f.name, f.id)
+			return
+		}
+	}
+	d := curate.Decision{A: req.A, B: req.B, Verdict: v, Date: time.Now().UTC().Format(time.DateOnly)}
+	if err := d.Check(); err != nil {
+		writeError(w, http.StatusBadRequest, "%v", err)
+		return
+	}
+	if err := s.decisions.Record(d); err != nil {
+		s.log.Printf("decision %s %s: %v", d.A, d.B, err)
+		writeError(w, http.StatusInternalServerError, "cannot record the decision: %v", err)
+		return
+	}
+	k := curate.PairKey(d.A, d.B)
+	out := DecisionAnswer{A: k[0], B: k[1], Verdict: string(v), Date: d.Date}
+	if v == "" {
+		out.Verdict = "undo"
 	}
 	writeJSON(w, http.StatusOK, out)
 }

@@ -19,17 +19,24 @@
 //	GET  /                         the page: paste, Ctrl/Cmd+Enter, read the hits; /?q=… opens it with
 //	                               that paste and matches it (the page keeps the paste in the address)
 //	GET  /cases/{id}               one case, readable, with its related cases
+//	GET  /dupes                    review probable duplicates one pair at a time: c confirm, d dismiss, s skip, u undo
 //	POST /api/match                {"text","top","min_score","explain","filters":{"org","domain","since","until"}}
-//	                               → {"hits":[…]}; each hit has "remediation" and "resolved_after"
+//	                               → {"hits":[…]}; each hit has "remediation" and "resolved_after", and
+//	                               "paste", "like", "like_score": how much of its score came from where
 //	GET  /api/cases                {"total","offset","cases":[{"id","date","org","title"}…]} (?offset=&limit=, 100 a page)
 //	GET  /api/cases/{id}           the case's display fields, tags and related cases
 //	GET  /api/cases/{id}/related   {"hits":[…]}: the cases most similar to it
-//	GET  /api/dupes                {"threshold","total","offset","pairs":[…]}: probable duplicates with
-//	                               evidence, most similar first (?offset=&limit=, 100 a page)
+//	GET  /api/dupes                {"threshold","pending","total","offset","limit","pairs":[…]}: probable
+//	                               duplicates with evidence and verdict, most probable first, dismissed
+//	                               pairs left out (?threshold=&offset=&limit=, 100 a page; &pending=1:
+//	                               undecided pairs only)
+//	POST /api/dupes/decisions      {"a","b","verdict"}: not-duplicate, duplicate or undo → the decision
+//	                               as recorded, in the decisions file caselink dupes reads
 //	GET  /healthz                  {"ok","status","cases","loaded_at","library","reloads","last_error"}; status "degraded" and ok false after a failed reload
 //
 // The answers are the exported types of this package ([MatchRequest],
-// [HitList], [CaseList], [CaseView], [DupesAnswer], [Health]) encoded as JSON.
+// [HitList], [CaseList], [CaseView], [DupesAnswer], [DecisionRequest],
+// [DecisionAnswer], [Health]) encoded as JSON.
 //
 // # Language
 //
@@ -44,5 +51,6 @@
 //
 // Every API error is {"error":"…"} with a status code: 400 for bad JSON,
 // an empty text or a lang other than en or ko, 404 for an unknown case or route, 405 for a wrong method,
+// 409 for a decision where there is no decisions file (the embedded seeds),
 // 413 for a request body over 1 MiB.
 package serve

@@ -10,6 +10,8 @@ import (
 	"strconv"
 	"strings"
 	"time"
+
+	"github.com/caselink/caselink/similarity/curate"
 )
 
 // webFS holds the page templates (web/*.html) and the static assets
@@ -45,6 +47,7 @@ func (s *Server) pageRoutes(mux *http.ServeMux) {
 	})
 	mux.HandleFunc("GET /{$}", s.pageIndex)
 	mux.HandleFunc("GET /cases/{id}", s.pageCase)
+	mux.HandleFunc("GET /dupes", s.pageDupes)
 	mux.HandleFunc("/", s.pageNotFound)
 }
 
@@ -116,6 +119,23 @@ func (s *Server) pageCase(w http.ResponseWriter, r *http.Request) {
 		MinScore  float64
 		Lang      string // the language asked for: links keep it
 	}{s.header(v.ID + " " + v.Title + " · caselink"), v, links, s.opts.RelateMinScore, lg})
+}
+
+// pageDupes is the review page of probable duplicates: one pair at a time,
+// confirmed, dismissed or skipped from the keyboard (web/static/review.js).
+func (s *Server) pageDupes(w http.ResponseWriter, r *http.Request) {
+	file := "nowhere: the embedded seeds have no folder"
+	if fs, ok := s.decisions.(*curate.FileStore); ok {
+		file = fs.Path()
+	} else if s.decisions != nil {
+		file = "the decisions store"
+	}
+	s.render(w, http.StatusOK, "dupes.html", struct {
+		pageHeader
+		Threshold     float64
+		CanDecide     bool
+		DecisionsFile string
+	}{s.header("Probable duplicates · caselink"), s.opts.DupesThreshold, s.decisions != nil, file})
 }
 
 func (s *Server) pageNotFound(w http.ResponseWriter, r *http.Request) {

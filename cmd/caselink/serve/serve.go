@@ -39,6 +39,12 @@ type Options struct {
 	// are listed as probable duplicates (dupes' default).
 	MatchMinScore, RelateMinScore, DupesThreshold float64
 
+	// Decisions keeps the curator's duplicate decisions, which /api/dupes
+	// honours and POST /api/dupes/decisions records. Nil means the
+	// decisions file beside the library (curate.DecisionsPath); the
+	// embedded seeds have none, and decisions about them are refused.
+	Decisions curate.Store
+
 	// PollInterval is how often the library's files are checked for
 	// changes: 0 means one second, a negative value turns watching off.
 	PollInterval time.Duration
@@ -58,6 +64,8 @@ type Server struct {
 	handler http.Handler
 	pages   *template.Template
 
+	decisions curate.Store // nil when there is nowhere to keep decisions
+
 	reloadMu sync.Mutex // one load at a time
 
 	errMu     sync.Mutex
@@ -73,7 +81,12 @@ type snapshot struct {
 	loadedAt time.Time
 	stamp    uint64 // fingerprint of the files it was loaded from (0 for the seeds)
 
-	dupesOnce sync.Once
+	// The probable duplicates at threshold dupesAt, computed on first use
+	// and again only for a lower threshold (a higher one is a filter of
+	// them, see curate.Page).
+	dupesMu   sync.Mutex
+	dupesDone bool
+	dupesAt   float64
 	dupes     []similarity.Pair
 }
 
@@ -92,7 +105,14 @@ func New(opts Options) (*Server, error) {
 	if w == nil {
 		w = io.Discard
 	}
-	s := &Server{opts: opts, log: log.New(w, "caselink: ", 0)}
+	s := &Server{opts: opts, log: log.New(w, "caselink: ", 0), decisions: opts.Decisions}
+	if s.decisions == nil && len(opts.Paths) > 0 {
+		path, err := curate.DecisionsPath(opts.Paths)
+		if err != nil {
+			return nil, err
+		}
+		s.decisions = curate.NewFileStore(path)
+	}
 	pages, err := parsePages()
 	if err != nil {
 		return nil, err
@@ -291,8 +311,14 @@ func (s *Server) health() Health {
 	return h
 }
 
-// pairs returns the probable duplicates of the snapshot, computed once.
+// pairs returns the probable duplicates of the snapshot at threshold or a
+// lower one (curate.Page cuts the list at threshold).
 func (snap *snapshot) pairs(threshold float64) []similarity.Pair {
-	snap.dupesOnce.Do(func() { snap.dupes = snap.ix.Duplicates(threshold, 10, nil) })
+	snap.dupesMu.Lock()
+	defer snap.dupesMu.Unlock()
+	if !snap.dupesDone || threshold < snap.dupesAt {
+		snap.dupes = snap.ix.Duplicates(threshold, curate.DupesPerCase, nil)
+		snap.dupesAt, snap.dupesDone = threshold, true
+	}
 	return snap.dupes
 }

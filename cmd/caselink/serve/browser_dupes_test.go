@@ -1,0 +1,99 @@
+package serve
+
+import (
+	"context"
+	"os"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/chromedp/chromedp"
+
+	"github.com/caselink/caselink/similarity/curate"
+)
+
+// driver returns the two steps the browser tests are written in: run does
+// steps (failing the test with what it was doing), text reads the text of
+// the visible element sel.
+func driver(t *testing.T, bctx context.Context) (run func(what string, steps ...chromedp.Action[chromedp.Void]), text func(sel string) string) {
+	run = func(what string, steps ...chromedp.Action[chromedp.Void]) {
+		t.Helper()
+		if err := chromedp.Do(bctx, steps...); err != nil {
+			t.Fatalf("%s: %v", what, err)
+		}
+	}
+	text = func(sel string) string {
+		t.Helper()
+		s, err := chromedp.Run(bctx, chromedp.Text(chromedp.CSS(sel), chromedp.NodeVisible))
+		if err != nil {
+			t.Fatalf("reading %s: %v", sel, err)
+		}
+		return s
+	}
+	return run, text
+}
+
+// TestBrowserReviewDupes drives the review page in a headless Chromium with
+// the keyboard alone: d dismisses the pair shown, c confirms the next, u
+// undoes that, s skips; each decision lands in the decisions file. With
+// CASELINK_DUPES_SCREENSHOT set to a path it saves a PNG of the page.
+func TestBrowserReviewDupes(t *testing.T) {
+	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
+	defer cancel()
+	dir, decisions := dupeLibrary(t)
+	_, ts := newTestServer(t, testOptions(dir))
+	bctx := newBrowser(t, ctx)
+	run, text := driver(t, bctx)
+	// waitFor polls until the pair shown is want.
+	waitFor := func(what, want string) {
+		t.Helper()
+		run(what, chromedp.Poll[chromedp.Void](`document.getElementById('pair-ids').textContent === '`+want+`'`,
+			chromedp.WithPollingTimeout(10*time.Second)))
+	}
+	verdicts := func() map[[2]string]curate.Verdict {
+		t.Helper()
+		ds, err := curate.NewFileStore(decisions).Load()
+		if err != nil {
+			t.Fatal(err)
+		}
+		return curate.Verdicts(ds)
+	}
+
+	run("loading the review page", chromedp.Navigate(ts.URL+"/dupes"), chromedp.WaitVisible(chromedp.ID("pair")))
+	if got := text("#pair-ids"); got != "IL-0191 ~ IL-0991" {
+		t.Fatalf("first pair %q, want IL-0191 ~ IL-0991", got)
+	}
+	if st := text("#review-status"); !strings.Contains(st, "Pair 1 of 3") {
+		t.Errorf("status %q", st)
+	}
+	if path := os.Getenv("CASELINK_DUPES_SCREENSHOT"); path != "" {
+		png, err := chromedp.Run(bctx, chromedp.FullScreenshot(100))
+		if err != nil {
+			t.Fatal(err)
+		}
+		os.WriteFile(path, png, 0o644)
+	}
+	run("pressing d", chromedp.KeyEvent("d"))
+	waitFor("the next pair after a dismissal", "IL-0191 ~ IL-0992")
+	if v := verdicts()[[2]string{"IL-0191", "IL-0991"}]; v != curate.NotDuplicate {
+		t.Errorf("after d the file holds %q for IL-0191~IL-0991", v)
+	}
+	run("pressing c", chromedp.KeyEvent("c"))
+	waitFor("the next pair after a confirmation", "IL-0991 ~ IL-0992")
+	if v := verdicts()[[2]string{"IL-0191", "IL-0992"}]; v != curate.Duplicate {
+		t.Errorf("after c the file holds %q for IL-0191~IL-0992", v)
+	}
+	run("pressing u", chromedp.KeyEvent("u"))
+	waitFor("the undone pair shown again", "IL-0191 ~ IL-0992")
+	if v, ok := verdicts()[[2]string{"IL-0191", "IL-0992"}]; ok {
+		t.Errorf("after u the file still holds %q for IL-0191~IL-0992", v)
+	}
+	run("pressing s twice", chromedp.KeyEvent("s"), chromedp.KeyEvent("s"),
+		chromedp.Poll[chromedp.Void](`document.getElementById('pair').hidden`, chromedp.WithPollingTimeout(10*time.Second)))
+	if st := text("#review-status"); !strings.Contains(st, "2 skipped") {
+		t.Errorf("status after skipping the rest: %q", st)
+	}
+	if st, err := os.Stat(decisions); err != nil || st.Mode().Perm() != 0o644 {
+		t.Errorf("decisions file mode after the review: %v, %v", st.Mode(), err)
+	}
+}

@@ -1,0 +1,113 @@
+package eval
+
+import (
+	"math"
+	"os"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/caselink/caselink/similarity"
+	"github.com/caselink/caselink/similarity/caselib"
+)
+
+// sameEventSet is a judged list of library records that describe the same
+// event as a judged case (library-duplicates.tsv), and its noisy library.
+type sameEventSet struct {
+	name, list string
+	cases      []string
+}
+
+func sameEventSets() []sameEventSet {
+	d := sharedData
+	lib := func(set string) []string {
+		return []string{d(set) + "/cases", "../seeds", d("incidents/cases.jsonl")}
+	}
+	return []sameEventSet{
+		{"incidents-judged", d("incidents-judged/library-duplicates.tsv"), lib("incidents-judged")},
+		{"incidents-judged-2", d("incidents-judged-2/library-duplicates.tsv"), lib("incidents-judged-2")},
+	}
+}
+
+// readSameEvent reads a library-duplicates.tsv: a header, then
+// dv_id<TAB>library_id<TAB>relation<TAB>note.
+func readSameEvent(t *testing.T, path string) [][2]string {
+	data, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var pairs [][2]string
+	for n, line := range strings.Split(strings.TrimSpace(string(data)), "\n")[1:] {
+		f := strings.Split(line, "\t")
+		if len(f) < 3 {
+			t.Fatalf("%s:%d: want dv_id<TAB>library_id<TAB>relation", path, n+2)
+		}
+		pairs = append(pairs, [2]string{min(f[0], f[1]), max(f[0], f[1])})
+	}
+	return pairs
+}
+
+// TestSameEventInTopDupes lists every pair of the noisy libraries by the
+// dupes score and checks that at least 70% of the judged same-event pairs
+// are among the first 500 (the target of issue 16; none were before the
+// same-event evidence), and that the near-identical pairs the text alone
+// put first are still listed. -v prints each pair's rank.
+func TestSameEventInTopDupes(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds two 6,900-case libraries")
+	}
+	for _, s := range sameEventSets() {
+		if _, err := os.Stat(s.list); err != nil {
+			t.Logf("%s: data absent, skipped", s.name)
+			continue
+		}
+		want := readSameEvent(t, s.list)
+		lib, err := caselib.Load(s.cases, caselib.LoadOptions{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		cfg := similarity.DefaultConfig()
+		ix, err := similarity.BuildCases(lib.Cases, cfg)
+		if err != nil {
+			t.Fatal(err)
+		}
+		pairs := ix.Duplicates(0.4, 10, nil)
+		rank := map[[2]string]int{}
+		textTop := 0 // pairs whose text part alone scores what the 500th pair did before
+		for i, p := range pairs {
+			rank[[2]string{ix.Case(p.A).ID, ix.Case(p.B).ID}] = i + 1
+			if p.Similarity*datePrior(cfg, ix.Case(p.A).Date, ix.Case(p.B).Date) >= 0.755 {
+				textTop++
+			}
+		}
+		in := 0
+		for _, p := range want {
+			r := rank[p]
+			if r > 0 && r <= 500 {
+				in++
+			}
+			t.Logf("%s %-40s rank %d", p[0], p[1], r)
+		}
+		share := float64(in) / float64(len(want))
+		t.Logf("%s: %d of %d same-event pairs (%.0f%%) in the top 500 of %d pairs; %d pairs by text alone above 0.755",
+			s.name, in, len(want), 100*share, len(pairs), textTop)
+		if share < 0.7 {
+			t.Errorf("%s: %.0f%% of the same-event pairs in the top 500, want at least 70%%", s.name, 100*share)
+		}
+		if textTop < 490 {
+			t.Errorf("%s: only %d near-identical pairs still listed, want the ~500 the text alone puts first", s.name, textTop)
+		}
+	}
+}
+
+// datePrior is the date factor of the dupes score's text part, as
+// similarity.Config.DupeDate documents it (1 when a date is missing).
+func datePrior(cfg similarity.Config, a, b string) float64 {
+	ta, errA := time.Parse(time.DateOnly, a[:min(len(a), 10)])
+	tb, errB := time.Parse(time.DateOnly, b[:min(len(b), 10)])
+	if errA != nil || errB != nil {
+		return 1
+	}
+	days := math.Abs(ta.Sub(tb).Hours() / 24)
+	return 1 - cfg.DupeDate + cfg.DupeDate*math.Exp(-days/cfg.DupeDays)
+}

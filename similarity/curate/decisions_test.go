@@ -1,0 +1,189 @@
+package curate
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+)
+
+func fixedNow() time.Time { return time.Date(2026, 11, 30, 12, 0, 0, 0, time.UTC) }
+
+func mustLoad(t *testing.T, s Store) []Decision {
+	t.Helper()
+	ds, err := s.Load()
+	if err != nil {
+		t.Fatal(err)
+	}
+	return ds
+}
+
+// A file written before confirmations existed (not-duplicate lines only) is
+// read as it is, and recording keeps its comments, its mode and its order.
+func TestFileStoreReadsOldFilesAndKeepsMode(t *testing.T) {
+	dir := t.TempDir()
+	path := filepath.Join(dir, DecisionsName)
+	old := "# caselink: pairs dismissed as not duplicates (A<TAB>B<TAB>not-duplicate<TAB>date)\n" +
+		"IL-0100\tIL-0194\tnot-duplicate\t2026-01-02\n"
+	if err := os.WriteFile(path, []byte(old), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	s := NewFileStore(path)
+	s.Now = fixedNow
+	if got := fmt.Sprint(mustLoad(t, s)); got != "[{IL-0100 IL-0194 not-duplicate 2026-01-02}]" {
+		t.Fatalf("Load = %s", got)
+	}
+	// Ids in either order; the file keeps A < B.
+	if err := s.Record(Decision{A: "IL-0371", B: "IL-0191", Verdict: Duplicate}); err != nil {
+		t.Fatal(err)
+	}
+	data, _ := os.ReadFile(path)
+	want := "# caselink: pairs dismissed as not duplicates (A<TAB>B<TAB>not-duplicate<TAB>date)\n" +
+		"IL-0100\tIL-0194\tnot-duplicate\t2026-01-02\n" +
+		"IL-0191\tIL-0371\tduplicate\t2026-11-30\n"
+	if string(data) != want {
+		t.Fatalf("file:\n%s\nwant:\n%s", data, want)
+	}
+	if st, _ := os.Stat(path); st.Mode().Perm() != 0o644 {
+		t.Fatalf("mode %v after a decision, want 0644 kept", st.Mode().Perm())
+	}
+	// Changing a verdict replaces the line; undoing removes it; undoing
+	// an undecided pair changes nothing.
+	if err := s.Record(Decision{A: "IL-0191", B: "IL-0371", Verdict: NotDuplicate}); err != nil {
+		t.Fatal(err)
+	}
+	if err := s.Record(Decision{A: "IL-0194", B: "IL-0100"}); err != nil {
+		t.Fatal(err)
+	}
+	if err := s.Record(Decision{A: "X", B: "Y"}); err != nil {
+		t.Fatal(err)
+	}
+	if got := fmt.Sprint(mustLoad(t, s)); got != "[{IL-0191 IL-0371 not-duplicate 2026-11-30}]" {
+		t.Fatalf("after change and undo, Load = %s", got)
+	}
+}
+
+// A new file is created readable by all (it is meant to be committed), with
+// a header saying what it holds.
+func TestFileStoreNewFile(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "decisions.tsv")
+	s := NewFileStore(path)
+	if ds := mustLoad(t, s); len(ds) != 0 {
+		t.Fatalf("missing file: %v, want no decisions", ds)
+	}
+	if err := s.Record(Decision{A: "A", B: "B", Verdict: NotDuplicate, Date: "2026-02-03"}); err != nil {
+		t.Fatal(err)
+	}
+	data, _ := os.ReadFile(path)
+	if !strings.HasPrefix(string(data), "# caselink") || !strings.HasSuffix(string(data), "A\tB\tnot-duplicate\t2026-02-03\n") {
+		t.Fatalf("new file:\n%s", data)
+	}
+	if st, _ := os.Stat(path); st.Mode().Perm() != 0o644 {
+		t.Fatalf("new file mode %v, want 0644", st.Mode().Perm())
+	}
+}
+
+func TestFileStoreRejectsBadInput(t *testing.T) {
+	dir := t.TempDir()
+	for _, tc := range []struct{ file, want string }{
+		{"A B not-duplicate\n", "decisions.tsv:1: want A<TAB>B<TAB>verdict<TAB>date, got 1 tab-separated field(s)"},
+		{"# c\nA\tB\tmaybe\t2026-01-01\n", `decisions.tsv:2: verdict "maybe"`},
+		{"A\tA\tduplicate\n", `decisions.tsv:1: case "A" paired with itself`},
+		{"A\tB\tduplicate\t01/02/2026\n", `decisions.tsv:1: date "01/02/2026": want YYYY-MM-DD`},
+		{"A\tB\t\t2026-01-01\n", "decisions.tsv:1: pair A B: verdict is empty"},
+	} {
+		path := filepath.Join(dir, "decisions.tsv")
+		os.WriteFile(path, []byte(tc.file), 0o644)
+		_, err := NewFileStore(path).Load()
+		if err == nil || !strings.Contains(err.Error(), tc.want) {
+			t.Errorf("file %q: error %v, want one containing %q", tc.file, err, tc.want)
+		}
+		// A bad file is not rewritten by a decision.
+		if err := NewFileStore(path).Record(Decision{A: "C", B: "D", Verdict: Duplicate}); err == nil {
+			t.Errorf("file %q: Record succeeded over a bad file", tc.file)
+		}
+		if data, _ := os.ReadFile(path); string(data) != tc.file {
+			t.Errorf("file %q changed to %q", tc.file, data)
+		}
+	}
+	s := NewFileStore(filepath.Join(dir, "new.tsv"))
+	for _, d := range []Decision{{A: "", B: "B", Verdict: Duplicate}, {A: "A", B: "A", Verdict: Duplicate},
+		{A: "A", B: "B", Verdict: "maybe"}, {A: "A\tX", B: "B", Verdict: Duplicate}, {A: "A", B: "B", Verdict: Duplicate, Date: "soon"}} {
+		if err := s.Record(d); err == nil {
+			t.Errorf("Record(%+v) succeeded", d)
+		}
+	}
+	if _, err := os.Stat(filepath.Join(dir, "new.tsv")); err == nil {
+		t.Error("rejected decisions created the file")
+	}
+}
+
+// Decisions recorded from many goroutines at once are all kept (run with
+// -race).
+func TestFileStoreConcurrent(t *testing.T) {
+	s := NewFileStore(filepath.Join(t.TempDir(), "decisions.tsv"))
+	var wg sync.WaitGroup
+	for i := range 16 {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			v := NotDuplicate
+			if i%2 == 0 {
+				v = Duplicate
+			}
+			if err := s.Record(Decision{A: fmt.Sprintf("C%02d", i), B: "Z", Verdict: v}); err != nil {
+				t.Error(err)
+			}
+			if _, err := s.Load(); err != nil {
+				t.Error(err)
+			}
+		}()
+	}
+	wg.Wait()
+	ds := mustLoad(t, s)
+	if len(ds) != 16 {
+		t.Fatalf("%d decisions kept of 16", len(ds))
+	}
+	for i, d := range ds {
+		if d.A != fmt.Sprintf("C%02d", i) || (d.Verdict == Duplicate) != (i%2 == 0) {
+			t.Fatalf("decision %d = %+v", i, d)
+		}
+	}
+}
+
+func TestParseVerdict(t *testing.T) {
+	for in, want := range map[string]Verdict{"not-duplicate": NotDuplicate, "dismiss": NotDuplicate,
+		"duplicate": Duplicate, "confirm": Duplicate, "undo": "", "": ""} {
+		if got, err := ParseVerdict(in); err != nil || got != want {
+			t.Errorf("ParseVerdict(%q) = %q, %v; want %q", in, got, err, want)
+		}
+	}
+	if _, err := ParseVerdict("yes"); err == nil {
+		t.Error(`ParseVerdict("yes") succeeded`)
+	}
+}
+
+func TestDecisionsPath(t *testing.T) {
+	dir := t.TempDir()
+	file := filepath.Join(dir, "cases.jsonl")
+	os.WriteFile(file, []byte("{}\n"), 0o644)
+	for _, tc := range []struct {
+		lib  []string
+		want string
+	}{
+		{[]string{dir}, filepath.Join(dir, DecisionsName)},
+		{[]string{file, "/elsewhere"}, filepath.Join(dir, DecisionsName)},
+	} {
+		if got, err := DecisionsPath(tc.lib); err != nil || got != tc.want {
+			t.Errorf("DecisionsPath(%v) = %q, %v; want %q", tc.lib, got, err, tc.want)
+		}
+	}
+	for _, lib := range [][]string{nil, {"-"}, {filepath.Join(dir, "missing")}} {
+		if _, err := DecisionsPath(lib); err == nil {
+			t.Errorf("DecisionsPath(%v) succeeded", lib)
+		}
+	}
+}

@@ -1,0 +1,262 @@
+package similarity
+
+import (
+	"fmt"
+	"math"
+	"math/rand/v2"
+	"slices"
+	"testing"
+
+	"github.com/caselink/caselink/similarity/caselib"
+)
+
+func TestOrgKeys(t *testing.T) {
+	share := func(a, b string) bool {
+		for _, k := range orgKeys(a) {
+			if slices.Contains(orgKeys(b), k) {
+				return true
+			}
+		}
+		return false
+	}
+	for _, tc := range []struct {
+		a, b string
+		same bool
+	}{
+		{"Amazon Web Services", "AWS", true},
+		{"Amazon Web Services", "Amazon", true},
+		{"Google Cloud", "Google", true},
+		{"GitHub", "Github", true},
+		{"Chef Software", "Chef.io", true},
+		{"Digital Ocean", "DigitalOcean", true},
+		{"Oracle Cloud Infrastructure", "OCI", true},
+		{"AT&T", "at&t", true},
+		{"The Guardian", "Guardian", true},
+		{"The Guardian", "The Register", false},
+		{"Élan Vital Systèmes", "ÉVS", true}, // initials by rune, not by byte
+		{"Cloudflare", "GitHub", false},
+		{"Google Cloud", "Amazon Web Services", false},
+		{"", "", false},
+		{"AWS", "", false},
+	} {
+		if got := share(tc.a, tc.b); got != tc.same {
+			t.Errorf("%q and %q: same organisation %v, want %v (keys %q, %q)", tc.a, tc.b, got, tc.same, orgKeys(tc.a), orgKeys(tc.b))
+		}
+	}
+}
+
+func TestNormalizeURL(t *testing.T) {
+	for in, want := range map[string]string{
+		"https://www.githubstatus.com/incidents/vts24q167tc8": "githubstatus.com/incidents/vts24q167tc8",
+		"http://WWW.GitHubStatus.com/incidents/vts24q167tc8/": "githubstatus.com/incidents/vts24q167tc8",
+		"https://aws.amazon.com/message/680587/#section":      "aws.amazon.com/message/680587",
+		"https://status.cloud.google.com/":                    "status.cloud.google.com",
+		"https://example.com/a?b=1":                           "example.com/a?b=1",
+		"ftp://example.com/x":                                 "",
+		"not a url":                                           "",
+		"":                                                    "",
+	} {
+		if got := normalizeURL(in); got != want {
+			t.Errorf("normalizeURL(%q) = %q, want %q", in, got, want)
+		}
+	}
+}
+
+// eventLibrary is synthLibrary with organisations (one common, a few rare,
+// some cases without), dates close together, short notices copied out of
+// long write-ups and sources cited by a few cases: every kind of same-event
+// evidence, so that the pruned search is checked against brute force where
+// the evidence counts.
+func eventLibrary(n int, seed uint64) []*caselib.Case {
+	cases := synthLibrary(n, seed)
+	r := rand.New(rand.NewPCG(seed, 7))
+	orgs := []string{"Amazon Web Services", "AWS", "Amazon", "Joyent", "Google Cloud", "Google", ""}
+	for i, c := range cases {
+		switch x := r.IntN(10); {
+		case x < 5:
+			c.Org = "Cloudflare"
+		default:
+			c.Org = orgs[r.IntN(len(orgs))]
+		}
+		if c.Date != "" && r.IntN(2) == 0 {
+			c.Date = fmt.Sprintf("2022-03-%02d", 1+r.IntN(10)) // crowded days
+		}
+		if i > 0 && r.IntN(4) == 0 { // a short notice made of another case's words
+			src := cases[r.IntN(i)]
+			words := []rune(src.Summary.EN + " " + src.Title.EN)
+			c.Summary.EN = string(words[:min(len(words), 20+r.IntN(60))])
+			c.Title.EN = src.Title.EN
+		}
+		if r.IntN(5) == 0 {
+			c.URL = fmt.Sprintf("https://status.example.com/incidents/%d", r.IntN(n/4))
+		}
+		if r.IntN(7) == 0 {
+			c.Sources = []caselib.Source{{URL: fmt.Sprintf("http://www.example.com/post/%d/", r.IntN(n/6)), Kind: "blog"}}
+		}
+	}
+	return cases
+}
+
+// bruteDupes ranks every other case by DupeScore, as DupesOf must.
+func bruteDupes(ix *Index, d, k int, minScore float64) []Hit {
+	var want []Hit
+	for x := range ix.Len() {
+		if s := ix.DupeScore(d, x); x != d && s > 0 && s >= minScore {
+			want = append(want, Hit{Doc: x, ID: ix.Case(x).ID, Score: s})
+		}
+	}
+	sortHits(want)
+	return want[:min(k, len(want))]
+}
+
+// DupesOf and Duplicates must equal brute force with the same-event
+// evidence in play: it is added outside the pruned text search.
+func TestDupesWithEventsAreExact(t *testing.T) {
+	ix, err := BuildCases(eventLibrary(500, 3), DefaultConfig())
+	if err != nil {
+		t.Fatal(err)
+	}
+	evidenced := 0
+	for a := range ix.Len() {
+		for b := a + 1; b < ix.Len(); b++ {
+			if e := ix.EventEvidence(a, b); e.Score > 0 {
+				evidenced++
+				if e.Score > 1 || ix.DupeScore(a, b) < ix.CaseSimilarity(a, b)*ix.pairFactor(ix.dupePrior, a, b)-1e-12 {
+					t.Fatalf("%s~%s: event score %v, dupes score %v below its text part", ix.Case(a).ID, ix.Case(b).ID, e.Score, ix.DupeScore(a, b))
+				}
+				if x, y := ix.DupeScore(a, b), ix.DupeScore(b, a); math.Abs(x-y) > 1e-6 {
+					t.Fatalf("%s~%s: DupeScore %v one way, %v the other", ix.Case(a).ID, ix.Case(b).ID, x, y)
+				}
+			}
+		}
+	}
+	if evidenced < 200 {
+		t.Fatalf("only %d pairs with same-event evidence: the library does not test it", evidenced)
+	}
+	for _, k := range []int{1, 5, 20} {
+		for _, minScore := range []float64{0, 0.3} {
+			for d := range ix.Len() {
+				want := bruteDupes(ix, d, k, minScore)
+				if got := ix.DupesOf(d, k, minScore); fmt.Sprint(ids(got)) != fmt.Sprint(ids(want)) {
+					t.Fatalf("k=%d min=%v case %s: DupesOf %v, brute force %v", k, minScore, ix.Case(d).ID, hitIDs(got), hitIDs(want))
+				}
+			}
+		}
+	}
+	// Duplicates lists each pair that is among either case's k best.
+	const k, threshold = 3, 0.3
+	want := map[[2]string]bool{}
+	for d := range ix.Len() {
+		for _, h := range bruteDupes(ix, d, k, threshold) {
+			a, b := ix.Case(d).ID, h.ID
+			want[[2]string{min(a, b), max(a, b)}] = true
+		}
+	}
+	pairs := ix.Duplicates(threshold, k, nil)
+	if len(pairs) != len(want) {
+		t.Fatalf("Duplicates: %d pairs, brute force %d", len(pairs), len(want))
+	}
+	for _, p := range pairs {
+		if !want[[2]string{ix.Case(p.A).ID, ix.Case(p.B).ID}] || math.Abs(p.Score-ix.DupeScore(p.A, p.B)) > 1e-12 {
+			t.Fatalf("Duplicates: pair %s~%s (%v) not in the brute-force list or scored otherwise", ix.Case(p.A).ID, ix.Case(p.B).ID, p.Score)
+		}
+	}
+}
+
+// A two-line notice of a rare organisation, filed the same day as the long
+// post-mortem it is part of, is a probable duplicate though their cosine is
+// low; the same notice a year later, or from another organisation, is not.
+func TestEventEvidenceFindsTheNotice(t *testing.T) {
+	mk := func(id, org, date, title, summary string) *caselib.Case {
+		c := &caselib.Case{ID: id, Org: org, Date: date}
+		c.Title.EN, c.Summary.EN = title, summary
+		return c
+	}
+	long := "The Manta object store stopped serving writes. An anti-wraparound autovacuum on the metadata Postgres " +
+		"took a lock that queued every transaction behind it; connection pools filled, the API returned 503 to all " +
+		"clients, and the on-call team tried failing over to a replica, which inherited the same vacuum. We added " +
+		"monitoring of transaction ids, tuned the vacuum thresholds and rehearsed the failover runbook with the storage team."
+	short := "Manta writes failed: an anti-wraparound vacuum lock on Postgres."
+	var cases []*caselib.Case
+	cases = append(cases,
+		mk("PM", "Joyent Inc", "2015-07-27", "Manta outage", long),
+		mk("NOTE", "Joyent", "2015-07-27", "Manta degraded", short),
+		mk("LATER", "Joyent", "2016-07-27", "Manta degraded", short),
+		mk("OTHER", "Fastly", "2015-07-27", "Manta degraded", short))
+	for i := range 40 { // the library around them
+		cases = append(cases, mk(fmt.Sprintf("N%02d", i), "Cloudflare", fmt.Sprintf("2015-07-%02d", 1+i%28),
+			"Elevated errors in one data center", fmt.Sprintf("We are investigating elevated errors at location %d; writes may fail.", i)))
+	}
+	ix, err := BuildCases(cases, DefaultConfig())
+	if err != nil {
+		t.Fatal(err)
+	}
+	at := func(id string) int { d, _ := ix.Lookup(id); return d }
+	pm := at("PM")
+	e := ix.EventEvidence(pm, at("NOTE"))
+	if e.Org != "joyent" || e.Days != 0 || e.Containment < 0.8 || e.Score < 0.5 {
+		t.Errorf("PM~NOTE evidence %+v: want org joyent, same day, the notice contained, a high score", e)
+	}
+	for _, id := range []string{"LATER", "OTHER"} {
+		if e := ix.EventEvidence(pm, at(id)); e.Score != 0 {
+			t.Errorf("PM~%s evidence %+v, want none", id, e)
+		}
+	}
+	if got := ix.DupesOf(pm, 1, 0); len(got) == 0 || got[0].ID != "NOTE" {
+		t.Errorf("DupesOf(PM) = %v, want NOTE first", hitIDs(got))
+	}
+	if s := ix.DupeScore(pm, at("NOTE")); s < 0.5 || s <= ix.CaseSimilarity(pm, at("NOTE")) {
+		t.Errorf("DupeScore(PM, NOTE) = %v, similarity %v: want the evidence to lift it", s, ix.CaseSimilarity(pm, at("NOTE")))
+	}
+}
+
+// An organisation that fills the library (a project's bug tracker) is no
+// evidence, and an organisation whose undated cases would pair with too
+// many cases gives them none: dupes is then the text score alone there.
+func TestEventEvidenceLimits(t *testing.T) {
+	cases := eventLibrary(300, 9)
+	for _, c := range cases {
+		c.Org, c.URL, c.Sources = "Apache Hadoop", "", nil
+	}
+	ix, err := BuildCases(cases, DefaultConfig())
+	if err != nil {
+		t.Fatal(err)
+	}
+	for a := range ix.Len() {
+		if blk := ix.block(a, nil); len(blk) != 0 {
+			t.Fatalf("one-organisation library: case %s has a block of %d", ix.Case(a).ID, len(blk))
+		}
+	}
+
+	defer func(n int) { maxUndatedPairs = n }(maxUndatedPairs)
+	maxUndatedPairs = 10
+	cases = eventLibrary(300, 9)
+	for i, c := range cases {
+		c.Org, c.URL, c.Sources = []string{"Joyent", "Fastly", "Slack", "Reddit"}[i%4], "", nil
+		if i%3 == 0 {
+			c.Date = ""
+		}
+	}
+	if ix, err = BuildCases(cases, DefaultConfig()); err != nil {
+		t.Fatal(err)
+	}
+	for a := range ix.Len() {
+		for b := range ix.Len() {
+			e := ix.EventEvidence(a, b)
+			undated := ix.Case(a).Date == "" || ix.Case(b).Date == ""
+			if a != b && undated && e.Org != "" {
+				t.Fatalf("%s~%s: undated pair given organisation evidence %+v past the pair budget", ix.Case(a).ID, ix.Case(b).ID, e)
+			}
+		}
+		for _, x := range ix.block(a, nil) {
+			if ix.Case(a).Date == "" || ix.Case(int(x)).Date == "" {
+				t.Fatalf("case %s: block holds %s though one is undated", ix.Case(a).ID, ix.Case(int(x)).ID)
+			}
+		}
+	}
+	for d := range ix.Len() {
+		if got, want := ix.DupesOf(d, 5, 0), bruteDupes(ix, d, 5, 0); fmt.Sprint(ids(got)) != fmt.Sprint(ids(want)) {
+			t.Fatalf("case %s: DupesOf %v, brute force %v", ix.Case(d).ID, hitIDs(got), hitIDs(want))
+		}
+	}
+}
