@@ -30,6 +30,7 @@ func ExampleCheckScore() {
 	// <nil>
 	// --top must be at least 1, got 0
 }
+
 // A curator's review loop: list the probable duplicates, dismiss one pair,
 // confirm another, and list again. The decisions file is what caselink dupes
 // and caselink serve share.
