@@ -149,6 +149,8 @@ func planEdits(lib *Library, related map[string][]string) (edits, touched []*fil
 			return nil, nil, &Error{File: c.Loc.File, Line: c.Loc.Line, ID: c.ID, Msg: "cannot write related: the case was not loaded from a file"}
 		case c.src.kind == srcStdin:
 			return nil, nil, &Error{File: c.Loc.File, Line: c.Loc.Line, ID: c.ID, Msg: "cannot write related: the case was read from standard input"}
+		case c.src.kind == srcRecords:
+			return nil, nil, &Error{File: c.Loc.File, Row: c.Loc.Row, ID: c.ID, Msg: "cannot write related: the case was read from a database, not a file"}
 		case c.src.kind == srcEmbedded:
 			return nil, nil, &Error{File: c.Loc.File, Line: c.Loc.Line, ID: c.ID, Msg: "cannot write related: the embedded seed cases are read-only"}
 		case c.src.kind != srcFile:
