@@ -13,6 +13,7 @@ import (
 
 	"github.com/caselink/caselink/similarity"
 	"github.com/caselink/caselink/similarity/caselib"
+	"github.com/caselink/caselink/similarity/caselib/pgstore"
 )
 
 // env is what a command reads and writes: the process's streams, or a
@@ -20,13 +21,15 @@ import (
 type env struct {
 	stdin          io.Reader
 	stdout, stderr io.Writer
+
+	table *pgstore.Table // the library, when --cases named a PostgreSQL table (pg.go)
 }
 
 // casesFlag is --cases, shared by every command that reads a library.
 var casesFlag = &cli.StringSliceFlag{
 	Name:    "cases",
 	Aliases: []string{"c"},
-	Usage:   "case file, folder of case files, or JSON Lines file (repeatable; - reads standard input); default: the embedded seed cases",
+	Usage:   "case file, folder of case files, or JSON Lines file (repeatable; - reads standard input), or a postgres://HOST/DB?table=T&column=C table; default: the embedded seed cases",
 }
 
 var lenientFlag = &cli.BoolFlag{
@@ -39,6 +42,9 @@ func (e *env) loadLibrary(c *cli.Context) (*caselib.Library, error) {
 	paths := c.StringSlice("cases")
 	if len(paths) == 0 {
 		return caselib.LoadSeeds()
+	}
+	if isTableLibrary(paths) {
+		return e.loadTable(c, paths)
 	}
 	lenient := c.Bool("lenient")
 	lib, err := caselib.Load(paths, caselib.LoadOptions{

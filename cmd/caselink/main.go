@@ -89,6 +89,8 @@ func newApp(env *env) *cli.App {
 			evalCommand(env),
 			serveCommand(env),
 			benchCommand(env),
+			importCommand(env),
+			exportCommand(env),
 		},
 	}
 	for _, c := range app.Commands {

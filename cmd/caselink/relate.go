@@ -25,7 +25,8 @@ func relateCommand(env *env) *cli.Command {
 		Description: `Computes the most similar cases of every case (the score is their similarity, discounted
 by up to a quarter for cases months or years apart). Without --write it is a dry run: it prints,
 per case, the links it would add (+) and those already there (=). With --write it writes
-them into the case files, changing nothing but the "related" values. Links already present
+them into the case files, changing nothing but the "related" values (for a postgres://
+library: in one transaction, only the rows that change, skipping rows changed since read). Links already present
 are kept unless --replace; running --write twice changes nothing the second time.
 
 Examples:
@@ -79,6 +80,9 @@ func (env *env) relate(c *cli.Context) error {
 			if cs := ix.Case(d); !slices.Equal(ids, cs.Related) {
 				changed[cs.ID] = ids
 			}
+		}
+		if env.table != nil {
+			return env.writeTableRelated(c, changed)
 		}
 		files, err := caselib.WriteRelated(lib, changed)
 		if err != nil {

@@ -46,7 +46,7 @@ func (env *env) serve(c *cli.Context) error {
 	case poll == 0:
 		poll = -1 // serve.Options: negative turns watching off
 	}
-	srv, err := serve.New(serve.Options{
+	opts := serve.Options{
 		Paths:          c.StringSlice("cases"),
 		Lenient:        c.Bool("lenient"),
 		MatchMinScore:  defaultMatchMinScore,
@@ -54,7 +54,13 @@ func (env *env) serve(c *cli.Context) error {
 		DupesThreshold: defaultDupesThreshold,
 		PollInterval:   poll,
 		Log:            env.stderr,
-	})
+	}
+	if isTableLibrary(opts.Paths) {
+		if err := serveTable(ctxOf(c), &opts); err != nil {
+			return err
+		}
+	}
+	srv, err := serve.New(opts)
 	if err != nil {
 		return usageError{err}
 	}

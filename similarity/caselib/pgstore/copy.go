@@ -112,7 +112,9 @@ func Export(ctx context.Context, src *Source, w io.Writer) (int, error) {
 	if err := src.check(ctx, conn); err != nil {
 		return 0, err
 	}
-	rows, err := conn.Query(ctx, src.selectCases(""))
+	col := src.column()
+	rows, err := conn.Query(ctx, "SELECT ctid::text, "+col+"::text FROM "+src.table()+
+		" ORDER BY ("+col+"->>'id') COLLATE \"C\", ctid")
 	if err != nil {
 		return 0, fmt.Errorf("%s: %w", src.Name(), err)
 	}

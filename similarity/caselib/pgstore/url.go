@@ -90,13 +90,14 @@ func unwrapURLError(err error) error {
 	return err
 }
 
-// redact returns the URL with its password replaced by "xxxxx", or a
-// placeholder when it cannot be parsed.
+// redact returns the URL with its password replaced by "xxxxx" (when it
+// cannot be parsed, everything before the host).
 func redact(raw string) string {
 	u, err := url.Parse(raw)
 	if err != nil {
-		if i := strings.Index(raw, "@"); i >= 0 {
-			return "postgres URL (…" + raw[i:] + ")"
+		scheme, rest, _ := strings.Cut(raw, "://")
+		if i := strings.LastIndex(rest, "@"); i >= 0 {
+			return scheme + "://xxxxx" + rest[i:]
 		}
 		return raw
 	}

@@ -48,11 +48,39 @@ var (
 // Main runs the tests and then stops the shared cluster, if one was
 // started. Call it from TestMain.
 func Main(m *testing.M) {
+	os.Exit(Run(m))
+}
+
+// Run runs the tests (m.Run) and then stops the shared cluster, if one was
+// started, and returns m.Run's exit code; for a TestMain that wraps m
+// (testscript.Main), Wrap gives such an m.
+func Run(m interface{ Run() int }) int {
 	code := m.Run()
 	if shared != nil {
 		shared.Stop()
 	}
-	os.Exit(code)
+	return code
+}
+
+// Wrap returns m with a Run that stops the shared cluster at the end.
+func Wrap(m interface{ Run() int }) interface{ Run() int } { return wrapped{m} }
+
+type wrapped struct{ m interface{ Run() int } }
+
+func (w wrapped) Run() int { return Run(w.m) }
+
+// Shared returns the shared cluster, started on first use. It skips the
+// test when no server can be started, or fails it under CI=true.
+func Shared(t testing.TB) *Cluster {
+	t.Helper()
+	once.Do(func() { shared, sharedErr = Start() })
+	if sharedErr != nil {
+		if os.Getenv("CI") == "true" {
+			t.Fatalf("pgtest: no PostgreSQL server (required under CI=true): %v", sharedErr)
+		}
+		t.Skipf("pgtest: no PostgreSQL server: %v", sharedErr)
+	}
+	return shared
 }
 
 // New returns the connection URL of a new empty database on the shared
@@ -62,14 +90,7 @@ func Main(m *testing.M) {
 // CI=true.
 func New(t testing.TB) string {
 	t.Helper()
-	once.Do(func() { shared, sharedErr = Start() })
-	if sharedErr != nil {
-		if os.Getenv("CI") == "true" {
-			t.Fatalf("pgtest: no PostgreSQL server (required under CI=true): %v", sharedErr)
-		}
-		t.Skipf("pgtest: no PostgreSQL server: %v", sharedErr)
-	}
-	url, err := shared.CreateDB()
+	url, err := Shared(t).CreateDB()
 	if err != nil {
 		t.Fatal(err)
 	}
