@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"testing"
+	"time"
 
 	"github.com/caselink/caselink/similarity/caselib"
 )
@@ -50,4 +51,54 @@ func benchLoad(b *testing.B, ctx context.Context, src *Source) {
 		n = t.Lib.Len()
 	}
 	b.ReportMetric(float64(n), "cases")
+}
+
+// BenchmarkWriteRelatedIncidents writes a new related list into every one
+// of the 6,854 rows, in one transaction (each run alternates between two
+// lists, so every row changes every time).
+func BenchmarkWriteRelatedIncidents(b *testing.B) {
+	p := sharedData("incidents/cases.jsonl")
+	if p == "" {
+		b.Skip("incident library not present")
+	}
+	src, _ := newTable(b, p)
+	ctx := context.Background()
+	t, err := Load(ctx, src, caselib.LoadOptions{})
+	if err != nil {
+		b.Fatal(err)
+	}
+	lists := [2]map[string][]string{{}, {}}
+	cases := t.Lib.Cases
+	for i, c := range cases {
+		lists[0][c.ID] = []string{cases[(i+1)%len(cases)].ID, cases[(i+2)%len(cases)].ID}
+		lists[1][c.ID] = []string{cases[(i+3)%len(cases)].ID}
+	}
+	round := 0
+	for b.Loop() {
+		res, err := t.WriteRelated(ctx, lists[round%2], time.Now())
+		if err != nil {
+			b.Fatal(err)
+		}
+		if len(res.Updated) != len(cases) {
+			b.Fatalf("updated %d rows of %d (%d skipped)", len(res.Updated), len(cases), len(res.Skipped))
+		}
+		round++
+	}
+	b.ReportMetric(float64(len(cases)), "rows")
+}
+
+// BenchmarkStampIncidents takes the fingerprint serve polls, on the
+// 6,854-row table (a new connection each time, as serve does).
+func BenchmarkStampIncidents(b *testing.B) {
+	p := sharedData("incidents/cases.jsonl")
+	if p == "" {
+		b.Skip("incident library not present")
+	}
+	src, _ := newTable(b, p)
+	ctx := context.Background()
+	for b.Loop() {
+		if _, err := Stamp(ctx, src); err != nil {
+			b.Fatal(err)
+		}
+	}
 }
