@@ -53,11 +53,11 @@ func LoadRecords(source string, recs iter.Seq2[Record, error], opts LoadOptions)
 				p.send(&job{kind: jobFail, src: src, err: &Error{File: source, Msg: "cannot read", Err: recsFailure{err}}, fatal: true, done: closed})
 				return
 			}
-			j.data = append(j.data, r.Data...)
-			j.recs = append(j.recs, recSpan{row: r.Row, end: len(j.data)})
-			if len(j.data) >= recordsBatch && !flush() {
+			if len(j.data)+len(r.Data) > cap(j.data) && !flush() { // never grow a buffer
 				return
 			}
+			j.data = append(j.data, r.Data...)
+			j.recs = append(j.recs, recSpan{row: r.Row, end: len(j.data)})
 		}
 		if !flush() {
 			return

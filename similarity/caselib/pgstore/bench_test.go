@@ -25,6 +25,34 @@ func BenchmarkLoadIncidentsFile(b *testing.B) {
 	}
 }
 
+// BenchmarkLoadIncidentsSideBySide loads the file and the table one after
+// the other in each round, so that a busy machine slows both alike, and
+// reports each one's mean time and their ratio.
+func BenchmarkLoadIncidentsSideBySide(b *testing.B) {
+	p := sharedData("incidents/cases.jsonl")
+	if p == "" {
+		b.Skip("incident library not present")
+	}
+	src, _ := newTable(b, p)
+	ctx := context.Background()
+	var file, table time.Duration
+	for b.Loop() {
+		start := time.Now()
+		if _, err := caselib.Load([]string{p}, caselib.LoadOptions{}); err != nil {
+			b.Fatal(err)
+		}
+		mid := time.Now()
+		if _, err := Load(ctx, src, caselib.LoadOptions{}); err != nil {
+			b.Fatal(err)
+		}
+		file += mid.Sub(start)
+		table += time.Since(mid)
+	}
+	b.ReportMetric(float64(file.Milliseconds())/float64(b.N), "file-ms")
+	b.ReportMetric(float64(table.Milliseconds())/float64(b.N), "table-ms")
+	b.ReportMetric(table.Seconds()/file.Seconds(), "table/file")
+}
+
 func BenchmarkLoadIncidentsPostgres(b *testing.B) {
 	p := sharedData("incidents/cases.jsonl")
 	if p == "" {

@@ -53,7 +53,7 @@ func Import(ctx context.Context, src *Source, lib *caselib.Library) (ImportResul
 			if _, err := tx.Exec(ctx, "CREATE UNIQUE INDEX "+idx+" ON "+tbl+" (("+col+"->>'id'))"); err != nil {
 				return err
 			}
-		} else if err := src.check(ctx, conn); err != nil {
+		} else if _, err := src.check(ctx, conn); err != nil {
 			return err
 		}
 		if _, err := tx.Exec(ctx, "LOCK TABLE "+tbl+" IN SHARE ROW EXCLUSIVE MODE"); err != nil {
@@ -109,7 +109,7 @@ func Export(ctx context.Context, src *Source, w io.Writer) (int, error) {
 		return 0, err
 	}
 	defer conn.Close(context.Background())
-	if err := src.check(ctx, conn); err != nil {
+	if _, err := src.check(ctx, conn); err != nil {
 		return 0, err
 	}
 	col := src.column()

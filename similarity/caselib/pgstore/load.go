@@ -67,12 +67,13 @@ func Load(ctx context.Context, src *Source, opts caselib.LoadOptions) (*Table, e
 		return nil, err
 	}
 	defer conn.Close(context.Background())
-	if err := src.check(ctx, conn); err != nil {
+	pages, err := src.check(ctx, conn)
+	if err != nil {
 		return nil, err
 	}
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
-	ranges, err := src.readRanges(ctx, conn)
+	ranges, err := src.readRanges(ctx, conn, pages)
 	if err != nil {
 		return nil, err
 	}
@@ -120,22 +121,22 @@ type readResult struct {
 // readRanges starts the readers and returns their channels, in the table's
 // page order. conn reads the first range; extra connections are opened for
 // the others and closed when their range is read.
-func (src *Source) readRanges(ctx context.Context, conn *pgx.Conn) ([]chan readResult, error) {
-	fail := func(err error) ([]chan readResult, error) { return nil, fmt.Errorf("%s: %w", src.Name(), err) }
-	tx, err := conn.BeginTx(ctx, pgx.TxOptions{IsoLevel: pgx.RepeatableRead, AccessMode: pgx.ReadOnly})
-	if err != nil {
-		return fail(err)
-	}
-	var pages int64
-	var snapshot string
-	err = tx.QueryRow(ctx, "SELECT pg_relation_size($1::regclass) / current_setting('block_size')::int, pg_export_snapshot()",
-		src.table()).Scan(&pages, &snapshot)
-	if err != nil {
-		return fail(err)
-	}
+func (src *Source) readRanges(ctx context.Context, conn *pgx.Conn, pages int64) ([]chan readResult, error) {
 	n := min(runtime.GOMAXPROCS(0), maxReaders)
 	if pages < minSplitPages {
 		n = 1
+	}
+	var tx pgx.Tx
+	var snapshot string
+	if n > 1 {
+		var err error
+		tx, err = conn.BeginTx(ctx, pgx.TxOptions{IsoLevel: pgx.RepeatableRead, AccessMode: pgx.ReadOnly})
+		if err == nil {
+			err = tx.QueryRow(ctx, "SELECT pg_export_snapshot()").Scan(&snapshot)
+		}
+		if err != nil {
+			return nil, fmt.Errorf("%s: %w", src.Name(), err)
+		}
 	}
 	base := "SELECT ctid::text, xmin::text, " + src.column() + "::text FROM " + src.table()
 	chans := make([]chan readResult, n)
@@ -172,11 +173,14 @@ func (src *Source) readRanges(ctx context.Context, conn *pgx.Conn) ([]chan readR
 					return
 				}
 			} else {
-				defer tx.Rollback(context.Background())
-				// the exported snapshot lives as long as this transaction:
-				// keep it open until the other readers have joined it
 				started.Done()
-				started.Wait()
+				if tx != nil {
+					defer tx.Rollback(context.Background())
+					// the exported snapshot lives as long as this
+					// transaction: keep it open until the other readers
+					// have joined it
+					started.Wait()
+				}
 			}
 			readRows(ctx, c, q, ch)
 		}()
@@ -192,7 +196,8 @@ func readRows(ctx context.Context, c *pgx.Conn, q string, ch chan<- readResult) 
 		return
 	}
 	defer rows.Close()
-	b := &batch{}
+	newBatch := func() *batch { return &batch{data: make([]byte, 0, batchBytes+batchBytes/4)} }
+	b := newBatch()
 	for rows.Next() {
 		raw := rows.RawValues()
 		b.ctids = append(b.ctids, string(raw[0]))
@@ -209,7 +214,7 @@ func readRows(ctx context.Context, c *pgx.Conn, q string, ch chan<- readResult) 
 			case <-ctx.Done():
 				return
 			}
-			b = &batch{}
+			b = newBatch()
 		}
 	}
 	if err := rows.Err(); err != nil {

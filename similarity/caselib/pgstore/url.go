@@ -78,6 +78,9 @@ func Parse(raw string) (*Source, error) {
 	if err != nil {
 		return nil, bad("bad URL", err)
 	}
+	// Every statement is sent once: parse, bind and run in one round trip
+	// (the default prepares each new statement first, a round trip more).
+	s.config.DefaultQueryExecMode = pgx.QueryExecModeExec
 	return s, nil
 }
 
@@ -131,27 +134,25 @@ func (s *Source) connect(ctx context.Context) (*pgx.Conn, error) {
 	return conn, nil
 }
 
-// check verifies that the table exists and the column is jsonb.
-func (s *Source) check(ctx context.Context, conn *pgx.Conn) error {
+// check verifies that the table exists and the column is jsonb, and
+// returns the table's size in pages (one round trip).
+func (s *Source) check(ctx context.Context, conn *pgx.Conn) (pages int64, err error) {
 	var exists bool
-	if err := conn.QueryRow(ctx, "SELECT to_regclass($1) IS NOT NULL", s.table()).Scan(&exists); err != nil {
-		return fmt.Errorf("%s: %w", s.Name(), err)
+	var typ *string
+	err = conn.QueryRow(ctx, `SELECT to_regclass($1) IS NOT NULL,
+		(SELECT format_type(atttypid, atttypmod) FROM pg_attribute
+			WHERE attrelid = to_regclass($1) AND attname = $2 AND attnum > 0 AND NOT attisdropped),
+		coalesce(pg_relation_size(to_regclass($1)) / current_setting('block_size')::int, 0)`,
+		s.table(), s.Column).Scan(&exists, &typ, &pages)
+	switch {
+	case err != nil:
+		return 0, fmt.Errorf("%s: %w", s.Name(), err)
+	case !exists:
+		return 0, &caselib.Error{File: s.Name(), Msg: "no such table"}
+	case typ == nil:
+		return 0, &caselib.Error{File: s.Name(), Msg: fmt.Sprintf("no column %q", s.Column)}
+	case *typ != "jsonb":
+		return 0, &caselib.Error{File: s.Name(), Msg: fmt.Sprintf("column %q is %s, not jsonb", s.Column, *typ)}
 	}
-	if !exists {
-		return &caselib.Error{File: s.Name(), Msg: "no such table"}
-	}
-	var typ string
-	err := conn.QueryRow(ctx, `SELECT format_type(atttypid, atttypmod) FROM pg_attribute
-		WHERE attrelid = to_regclass($1) AND attname = $2 AND attnum > 0 AND NOT attisdropped`,
-		s.table(), s.Column).Scan(&typ)
-	if err == pgx.ErrNoRows {
-		return &caselib.Error{File: s.Name(), Msg: fmt.Sprintf("no column %q", s.Column)}
-	}
-	if err != nil {
-		return fmt.Errorf("%s: %w", s.Name(), err)
-	}
-	if typ != "jsonb" {
-		return &caselib.Error{File: s.Name(), Msg: fmt.Sprintf("column %q is %s, not jsonb", s.Column, typ)}
-	}
-	return nil
+	return pages, nil
 }
