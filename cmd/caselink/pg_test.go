@@ -3,7 +3,6 @@ package main
 import (
 	"bytes"
 	"context"
-	"encoding/json"
 	"os"
 	"path/filepath"
 	"reflect"
@@ -159,23 +158,18 @@ func TestPostgresIncidents(t *testing.T) {
 		t.Error("match from the table differs from match on the exported file")
 	}
 
-	conn, err := pgx.Connect(context.Background(), url)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer conn.Close(context.Background())
-	before := tableRows(t, conn)
+	before := pgtest.Rows(t, url, "SELECT data::text FROM cases")
 	out := runCaselink(t, "relate", "--cases", lib, "--write", "--replace", "--symmetric", "--min-score", "0.05")
 	if !strings.HasPrefix(out, "updated related of ") {
 		t.Fatalf("relate --write said %q", out)
 	}
-	after := tableRows(t, conn)
+	after := pgtest.Rows(t, url, "SELECT data::text FROM cases")
 	if len(after) != len(before) {
 		t.Fatalf("%d rows before, %d after", len(before), len(after))
 	}
 	changed := 0
 	for id, row := range after {
-		if !reflect.DeepEqual(without(row, "related", "updated_at"), without(before[id], "related", "updated_at")) {
+		if !reflect.DeepEqual(pgtest.Without(row, "related", "updated_at"), pgtest.Without(before[id], "related", "updated_at")) {
 			t.Errorf("%s: more than related and updated_at changed", id)
 		}
 		if !reflect.DeepEqual(row["related"], before[id]["related"]) {
@@ -212,39 +206,4 @@ func (s *syncBuffer) String() string {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	return s.b.String()
-}
-
-// tableRows returns every row of table cases, decoded, by case id.
-func tableRows(t *testing.T, conn *pgx.Conn) map[string]map[string]any {
-	t.Helper()
-	rows, err := conn.Query(context.Background(), "SELECT data::text FROM cases")
-	if err != nil {
-		t.Fatal(err)
-	}
-	out := map[string]map[string]any{}
-	for rows.Next() {
-		var s string
-		if err := rows.Scan(&s); err != nil {
-			t.Fatal(err)
-		}
-		var m map[string]any
-		if err := json.Unmarshal([]byte(s), &m); err != nil {
-			t.Fatal(err)
-		}
-		out[m["id"].(string)] = m
-	}
-	if err := rows.Err(); err != nil {
-		t.Fatal(err)
-	}
-	return out
-}
-
-func without(m map[string]any, keys ...string) map[string]any {
-	out := map[string]any{}
-	for k, v := range m {
-		if k != keys[0] && k != keys[1] {
-			out[k] = v
-		}
-	}
-	return out
 }

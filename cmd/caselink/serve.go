@@ -19,12 +19,14 @@ func serveCommand(env *env) *cli.Command {
 		Description: `Serves the library from memory: a web page at / to paste what you see into, a readable
 page per case at /cases/ID, and a JSON API (POST /api/match, GET /api/cases/ID,
 GET /api/cases/ID/related, GET /api/dupes, GET /healthz). When the library's files change,
-they are reloaded in the background; a library that fails to load leaves the previous one
-serving and the error is logged here and shown by /healthz. Ctrl-C stops the server.
+they are reloaded in the background (a postgres:// library: when its rows change, seen by
+polling the row count and newest row version); a library that fails to load leaves the
+previous one serving and the error is logged here and shown by /healthz. Ctrl-C stops the server.
 
 Examples:
    caselink serve                                 (the embedded seed cases)
    caselink serve --cases ./library --addr 127.0.0.1:8080
+   caselink serve --cases 'postgres://db.internal/incidents?table=cases'
    curl -s localhost:8080/api/match -d '{"text":"pods OOMKilled after rollout","top":3}'`,
 		Flags: []cli.Flag{
 			casesFlag, lenientFlag,

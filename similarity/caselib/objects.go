@@ -16,7 +16,8 @@ import (
 )
 
 // Objects calls fn with every case of lib and the case's JSON object as it
-// is in its file (without a byte order mark or line end), in load order. It
+// is in its file (without a byte order mark or the whitespace around it),
+// in load order. It
 // reads the files again and refuses one whose content changed since it was
 // loaded. Libraries read from standard input or by LoadRecords have no
 // files to read again: Objects reports an error for them. obj is only
@@ -77,7 +78,7 @@ func eachObject(src *fileState, r io.Reader, seed maphash.Seed, cases map[int]*C
 			return &Error{File: src.display, Msg: errChanged.Error()}
 		}
 		for _, c := range cases {
-			if err := fn(c, bytes.TrimSpace(bytes.TrimPrefix(data, bom))); err != nil {
+			if err := fn(c, bytes.Trim(bytes.TrimPrefix(data, bom), " \t\r\n")); err != nil {
 				return err
 			}
 		}
@@ -86,15 +87,7 @@ func eachObject(src *fileState, r io.Reader, seed maphash.Seed, cases map[int]*C
 	var long []byte
 	done := 0
 	for line := 1; ; line++ {
-		l, err := br.ReadSlice('\n')
-		if err == bufio.ErrBufferFull {
-			long = append(long[:0], l...)
-			for err == bufio.ErrBufferFull {
-				l, err = br.ReadSlice('\n')
-				long = append(long, l...)
-			}
-			l = long
-		}
+		l, err := readLine(br, &long)
 		if err != nil && err != io.EOF {
 			return &Error{File: src.display, Msg: "cannot read", Err: err}
 		}
@@ -102,7 +95,7 @@ func eachObject(src *fileState, r io.Reader, seed maphash.Seed, cases map[int]*C
 			if line == 1 {
 				l = bytes.TrimPrefix(l, bom)
 			}
-			if ferr := fn(c, bytes.TrimRight(l, " \t\r\n")); ferr != nil {
+			if ferr := fn(c, bytes.Trim(l, " \t\r\n")); ferr != nil {
 				return ferr
 			}
 			done++

@@ -308,6 +308,22 @@ func (e *fileEdit) splice(c *Case, obj []byte) ([]byte, error) {
 	return out, nil
 }
 
+// readLine returns the next line of r with its end, or what is left at
+// the end of the input (with io.EOF). A line longer than r's buffer is
+// gathered in *long. The line is valid until the next call.
+func readLine(r *bufio.Reader, long *[]byte) ([]byte, error) {
+	l, err := r.ReadSlice('\n')
+	if err == bufio.ErrBufferFull {
+		*long = append((*long)[:0], l...)
+		for err == bufio.ErrBufferFull {
+			l, err = r.ReadSlice('\n')
+			*long = append(*long, l...)
+		}
+		l = *long
+	}
+	return l, err
+}
+
 // rewriteLines copies a JSON Lines file, splicing the lines of the changing
 // cases, and checks that the input is the content that was loaded.
 func (e *fileEdit) rewriteLines(in io.Reader, w *bufio.Writer, h *maphash.Hash) error {
@@ -316,15 +332,7 @@ func (e *fileEdit) rewriteLines(in io.Reader, w *bufio.Writer, h *maphash.Hash) 
 	var size int64
 	done := 0
 	for line := 1; ; line++ {
-		l, err := r.ReadSlice('\n')
-		if err == bufio.ErrBufferFull {
-			long = append(long[:0], l...)
-			for err == bufio.ErrBufferFull {
-				l, err = r.ReadSlice('\n')
-				long = append(long, l...)
-			}
-			l = long
-		}
+		l, err := readLine(r, &long)
 		if err != nil && err != io.EOF {
 			return err
 		}

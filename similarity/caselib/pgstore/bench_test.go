@@ -14,10 +14,7 @@ import (
 //
 //	go test ./similarity/caselib/pgstore -run '^$' -bench LoadIncidents
 func BenchmarkLoadIncidentsFile(b *testing.B) {
-	p := sharedData("incidents/cases.jsonl")
-	if p == "" {
-		b.Skip("incident library not present")
-	}
+	p := incidentsFile(b)
 	for b.Loop() {
 		if _, err := caselib.Load([]string{p}, caselib.LoadOptions{}); err != nil {
 			b.Fatal(err)
@@ -25,14 +22,20 @@ func BenchmarkLoadIncidentsFile(b *testing.B) {
 	}
 }
 
-// BenchmarkLoadIncidentsSideBySide loads the file and the table one after
-// the other in each round, so that a busy machine slows both alike, and
-// reports each one's mean time and their ratio.
-func BenchmarkLoadIncidentsSideBySide(b *testing.B) {
+// incidentsFile returns the 6,854-case library, or skips the benchmark.
+func incidentsFile(b *testing.B) string {
 	p := sharedData("incidents/cases.jsonl")
 	if p == "" {
 		b.Skip("incident library not present")
 	}
+	return p
+}
+
+// BenchmarkLoadIncidentsSideBySide loads the file and the table one after
+// the other in each round, so that a busy machine slows both alike, and
+// reports each one's mean time and their ratio.
+func BenchmarkLoadIncidentsSideBySide(b *testing.B) {
+	p := incidentsFile(b)
 	src, _ := newTable(b, p)
 	ctx := context.Background()
 	var file, table time.Duration
@@ -54,10 +57,7 @@ func BenchmarkLoadIncidentsSideBySide(b *testing.B) {
 }
 
 func BenchmarkLoadIncidentsPostgres(b *testing.B) {
-	p := sharedData("incidents/cases.jsonl")
-	if p == "" {
-		b.Skip("incident library not present")
-	}
+	p := incidentsFile(b)
 	src, _ := newTable(b, p)
 	ctx := context.Background()
 	for _, readers := range []int{1, maxReadersDefault} {
@@ -85,10 +85,7 @@ func benchLoad(b *testing.B, ctx context.Context, src *Source) {
 // of the 6,854 rows, in one transaction (each run alternates between two
 // lists, so every row changes every time).
 func BenchmarkWriteRelatedIncidents(b *testing.B) {
-	p := sharedData("incidents/cases.jsonl")
-	if p == "" {
-		b.Skip("incident library not present")
-	}
+	p := incidentsFile(b)
 	src, _ := newTable(b, p)
 	ctx := context.Background()
 	t, err := Load(ctx, src, caselib.LoadOptions{})
@@ -118,10 +115,7 @@ func BenchmarkWriteRelatedIncidents(b *testing.B) {
 // BenchmarkStampIncidents takes the fingerprint serve polls, on the
 // 6,854-row table (a new connection each time, as serve does).
 func BenchmarkStampIncidents(b *testing.B) {
-	p := sharedData("incidents/cases.jsonl")
-	if p == "" {
-		b.Skip("incident library not present")
-	}
+	p := incidentsFile(b)
 	src, _ := newTable(b, p)
 	ctx := context.Background()
 	for b.Loop() {

@@ -159,38 +159,8 @@ func TestLoadErrors(t *testing.T) {
 }
 
 // rowsByID returns every row's jsonb, decoded, by case id.
-func rowsByID(t testing.TB, conn *pgx.Conn) map[string]map[string]any {
-	t.Helper()
-	rows, err := conn.Query(context.Background(), "SELECT data::text FROM cases")
-	if err != nil {
-		t.Fatal(err)
-	}
-	out := map[string]map[string]any{}
-	for rows.Next() {
-		var s string
-		if err := rows.Scan(&s); err != nil {
-			t.Fatal(err)
-		}
-		var m map[string]any
-		if err := json.Unmarshal([]byte(s), &m); err != nil {
-			t.Fatal(err)
-		}
-		out[m["id"].(string)] = m
-	}
-	if err := rows.Err(); err != nil {
-		t.Fatal(err)
-	}
-	return out
-}
-
-func without(m map[string]any, keys ...string) map[string]any {
-	out := map[string]any{}
-	for k, v := range m {
-		if !slices.Contains(keys, k) {
-			out[k] = v
-		}
-	}
-	return out
+func rowsByID(t testing.TB, src *Source) map[string]map[string]any {
+	return pgtest.Rows(t, src.url, "SELECT data::text FROM cases")
 }
 
 func TestWriteRelated(t *testing.T) {
@@ -201,7 +171,7 @@ func TestWriteRelated(t *testing.T) {
 	if _, err := conn.Exec(ctx, `UPDATE cases SET data = data - 'updated_at' WHERE data->>'id' = 'IL-0371'`); err != nil {
 		t.Fatal(err)
 	}
-	before := rowsByID(t, conn)
+	before := rowsByID(t, src)
 	tbl, err := Load(ctx, src, caselib.LoadOptions{})
 	if err != nil {
 		t.Fatal(err)
@@ -224,7 +194,7 @@ func TestWriteRelated(t *testing.T) {
 	if want := (WriteResult{Updated: []string{"IL-0100", "IL-0371"}, Skipped: []string{"IL-0194"}}); !reflect.DeepEqual(res, want) {
 		t.Errorf("result %+v, want %+v", res, want)
 	}
-	after := rowsByID(t, conn)
+	after := rowsByID(t, src)
 	for id, row := range after {
 		if id == "IL-0194" {
 			if row["org"] != "edited" || !reflect.DeepEqual(row["related"], before[id]["related"]) {
@@ -232,7 +202,7 @@ func TestWriteRelated(t *testing.T) {
 			}
 			continue
 		}
-		if !reflect.DeepEqual(without(row, "related", "updated_at"), without(before[id], "related", "updated_at")) {
+		if !reflect.DeepEqual(pgtest.Without(row, "related", "updated_at"), pgtest.Without(before[id], "related", "updated_at")) {
 			t.Errorf("%s: more than related and updated_at changed", id)
 		}
 		want := before[id]["related"]
@@ -273,7 +243,7 @@ func TestWriteRollsBackWhenTheConnectionIsLost(t *testing.T) {
 	src, _ := newTable(t, seedsDir)
 	conn := connect(t, src)
 	ctx := context.Background()
-	before := rowsByID(t, conn)
+	before := rowsByID(t, src)
 	tbl, err := Load(ctx, src, caselib.LoadOptions{})
 	if err != nil {
 		t.Fatal(err)
@@ -292,7 +262,7 @@ func TestWriteRollsBackWhenTheConnectionIsLost(t *testing.T) {
 	if strings.Contains(err.Error(), "\n") {
 		t.Errorf("error is not one line: %q", err)
 	}
-	if after := rowsByID(t, conn); !reflect.DeepEqual(after, before) {
+	if after := rowsByID(t, src); !reflect.DeepEqual(after, before) {
 		t.Error("rows changed although the transaction was cut")
 	}
 }
