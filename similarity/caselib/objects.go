@@ -17,11 +17,10 @@ import (
 
 // Objects calls fn with every case of lib and the case's JSON object as it
 // is in its file (without a byte order mark or the whitespace around it),
-// in load order. It
-// reads the files again and refuses one whose content changed since it was
-// loaded. Libraries read from standard input or by LoadRecords have no
-// files to read again: Objects reports an error for them. obj is only
-// valid during the call.
+// in load order. It reads the files again and refuses one whose content
+// changed since it was loaded. Libraries read from standard input or by
+// LoadRecords have no files to read again: Objects reports an error for
+// them. obj is only valid during the call.
 func Objects(lib *Library, fn func(c *Case, obj []byte) error) error {
 	byFile := make(map[*fileState]map[int]*Case, len(lib.files))
 	for _, c := range lib.Cases {
