@@ -32,20 +32,21 @@ type rowVersion struct {
 }
 
 // Reading a table: the server's work (turning jsonb into text) is most of
-// a load's time, so a table of more than minSplitPages pages is read by up
-// to GOMAXPROCS connections (at most maxReaders) at once, each a range of
+// a load's time, so a table of more than minSplitPages pages is read by
+// GOMAXPROCS connections (at least two, at most maxReaders) at once, each a range of
 // the table's pages (a TID range scan), all in one snapshot exported by the
 // first. Sorting on the server (by the id inside the jsonb) would double
 // the time: Load sorts the cases itself.
 const (
-	minSplitPages     = 128
-	maxReadersDefault = 4
-	batchBytes        = 256 << 10
+	minSplitPagesDefault = 128
+	maxReadersDefault    = 4
+	batchBytes           = 256 << 10
 )
 
-// maxReaders caps the connections reading one table (a variable for the
+// maxReaders caps the connections reading one table, and minSplitPages is
+// the smallest table read by several (variables for the tests and the
 // benchmark that compares one reader with several).
-var maxReaders = maxReadersDefault
+var maxReaders, minSplitPages = maxReadersDefault, int64(minSplitPagesDefault)
 
 // batch is a run of rows read by one reader.
 type batch struct {
@@ -122,7 +123,7 @@ type readResult struct {
 // page order. conn reads the first range; extra connections are opened for
 // the others and closed when their range is read.
 func (src *Source) readRanges(ctx context.Context, conn *pgx.Conn, pages int64) ([]chan readResult, error) {
-	n := min(runtime.GOMAXPROCS(0), maxReaders)
+	n := min(max(runtime.GOMAXPROCS(0), 2), maxReaders) // the server works in processes of its own
 	if pages < minSplitPages {
 		n = 1
 	}

@@ -337,3 +337,48 @@ func TestStampChangesWithTheTable(t *testing.T) {
 		seen[s] = true
 	}
 }
+
+// A table read by several connections at once (each a range of its pages)
+// gives the same library as one connection, and the same errors.
+func TestLoadInRanges(t *testing.T) {
+	src, _ := newTable(t)
+	conn := connect(t, src)
+	ctx := context.Background()
+	for _, q := range []string{
+		"CREATE TABLE cases (data jsonb)",
+		`INSERT INTO cases SELECT jsonb_build_object('id', 'G-' || lpad(i::text, 5, '0'), 'org', 'org' || (i % 7),
+			'title', jsonb_build_object('en', repeat('disk full on node ' || i || ' ', 20))) FROM generate_series(1, 3000) i`,
+	} {
+		if _, err := conn.Exec(ctx, q); err != nil {
+			t.Fatal(err)
+		}
+	}
+	load := func(readers int, split int64) (*Table, error) {
+		defer func(r int, s int64) { maxReaders, minSplitPages = r, s }(maxReaders, minSplitPages)
+		maxReaders, minSplitPages = readers, split
+		return Load(ctx, src, caselib.LoadOptions{})
+	}
+	one, err := load(1, 1<<40)
+	if err != nil {
+		t.Fatal(err)
+	}
+	many, err := load(4, 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if one.Lib.Len() != 3000 || typed(t, one.Lib.Cases) != typed(t, many.Lib.Cases) {
+		t.Errorf("one reader: %d cases; several: %d, or different cases", one.Lib.Len(), many.Lib.Len())
+	}
+	if !reflect.DeepEqual(one.rows, many.rows) {
+		t.Error("row versions differ between one reader and several")
+	}
+	// a duplicate at the far end of the table is reported against the first row
+	if _, err := conn.Exec(ctx, `INSERT INTO cases VALUES ('{"id": "G-00001"}')`); err != nil {
+		t.Fatal(err)
+	}
+	_, err1 := load(1, 1<<40)
+	_, errN := load(4, 1)
+	if err1 == nil || errN == nil || err1.Error() != errN.Error() || !strings.Contains(err1.Error(), "(first at postgres table cases row (0,1))") {
+		t.Errorf("duplicate id: one reader %v, several %v", err1, errN)
+	}
+}
