@@ -20,7 +20,7 @@ func serveCommand(env *env) *cli.Command {
 page per case at /cases/ID, and a JSON API (POST /api/match, GET /api/cases/ID,
 GET /api/cases/ID/related, GET /api/dupes, GET /healthz). When the library's files change,
 they are reloaded in the background (a postgres:// library: when its rows change, seen by
-polling the row count and newest row version); a library that fails to load leaves the
+polling a fingerprint of the row versions); a library that fails to load leaves the
 previous one serving and the error is logged here and shown by /healthz. Ctrl-C stops the server.
 
 Examples:

@@ -140,9 +140,12 @@ func Export(ctx context.Context, src *Source, w io.Writer) (int, error) {
 }
 
 // Stamp returns a fingerprint of the table's rows, cheap to take (it reads
-// row headers, not the jsonb): their number and the newest row version
-// (max xmin). Any insert, update or delete changes it; a server polls it
-// to know when to reload.
+// row headers, not the jsonb): their number and a sum of a hash of every
+// row version's ctid and xmin. An insert, update or delete changes it,
+// whatever order concurrent transactions commit in (the newest xmin alone
+// would miss a transaction that started before another and committed
+// after it); a server polls it to know when to reload. Rewriting the table
+// (VACUUM FULL, CLUSTER) changes it too.
 func Stamp(ctx context.Context, src *Source) (string, error) {
 	conn, err := src.connect(ctx)
 	if err != nil {
@@ -150,7 +153,7 @@ func Stamp(ctx context.Context, src *Source) (string, error) {
 	}
 	defer conn.Close(context.Background())
 	var stamp string
-	err = conn.QueryRow(ctx, "SELECT count(*)::text || '/' || coalesce(max(xmin::text::bigint), 0)::text FROM "+src.table()).Scan(&stamp)
+	err = conn.QueryRow(ctx, "SELECT count(*)::text || '/' || coalesce(sum(hashtext(ctid::text || xmin::text)::bigint), 0)::text FROM "+src.table()).Scan(&stamp)
 	if err != nil {
 		return "", fmt.Errorf("%s: %w", src.Name(), err)
 	}

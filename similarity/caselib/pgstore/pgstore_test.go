@@ -336,6 +336,21 @@ func TestStampChangesWithTheTable(t *testing.T) {
 		}
 		seen[s] = true
 	}
+	// a transaction that began first and commits last still changes it
+	early := connect(t, src)
+	if _, err := early.Exec(ctx, "BEGIN; SELECT txid_current()"); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := conn.Exec(ctx, `UPDATE cases SET data = jsonb_set(data, '{org}', '"late"') WHERE data->>'id' = 'IL-0100'`); err != nil {
+		t.Fatal(err)
+	}
+	s1 := stamp()
+	if _, err := early.Exec(ctx, `UPDATE cases SET data = jsonb_set(data, '{org}', '"early"') WHERE data->>'id' = 'IL-0194'; COMMIT`); err != nil {
+		t.Fatal(err)
+	}
+	if s2 := stamp(); s2 == s1 {
+		t.Errorf("stamp %s did not change when an older transaction committed", s2)
+	}
 }
 
 // A table read by several connections at once (each a range of its pages)
