@@ -14,12 +14,20 @@
 //   - Plain-text and JSON output of results (WriteTable, WriteJSON).
 //   - The runner that drives the engine over a judged set for match, relate
 //     and dupes (Run, CheckSet)
-//     and the ablation grid the defaults were chosen with (Grid, RunGrid).
+//     and the ablation grid the defaults were chosen with (Grid, RunGrid,
+//     RunVariants).
+//   - Validation of differences: per-query and per-subject scores (Row's
+//     PerQuery, PerSubject, DupesPerSubject), percentile bootstrap intervals
+//     of a mean and paired intervals of a difference (Bootstrap, Intervals,
+//     Compare), a grid ranked by the lower bound of its gain over the
+//     default (Matrix.Rank) and grouped cross-validation of the grid
+//     (Themes, AssignFolds, CrossValidate).
 //
 // What does not live here: command-line flags and terminal handling (the
 // command in cmd/caselink), and any scoring logic of the engine itself
-// (package similarity). Package eval imports the standard library and
-// package similarity (with its case library) only.
+// (package similarity). Package eval imports the standard library, package
+// similarity (with its case library) and gonum's stat package (means and
+// quantiles of the bootstrap).
 //
 // The judged set for the four seed cases ships in testdata/seeds.
 package eval

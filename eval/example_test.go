@@ -35,3 +35,15 @@ func ExampleWriteTable() {
 	//   alert  0.7967  1.0000  1.0000  0.0000  1.0000  1.0000  1
 	//   chat   1.0000  1.0000  1.0000  1.0000  1.0000  1.0000  1
 }
+
+// Two configurations scored on the same eight queries: the second gains on
+// five and loses on one. The paired interval of the difference reaches 0:
+// eight queries cannot tell this gain from noise.
+func ExampleBootstrap_Paired() {
+	before := []float64{0.50, 0.75, 0.25, 1.00, 0.50, 0.00, 0.75, 0.50}
+	after := []float64{0.75, 0.75, 0.50, 1.00, 0.75, 0.25, 0.50, 0.75}
+	d := eval.DefaultBootstrap().Paired(before, after, nil)
+	fmt.Printf("gain %+.4f, 95%% interval [%+.4f, %+.4f] over %d queries\n", d.Mean, d.Lo, d.Hi, d.N)
+	// Output:
+	// gain +0.1250, 95% interval [+0.0000, +0.2188] over 8 queries
+}

@@ -18,9 +18,9 @@ type Variant struct {
 
 // Grid returns the ablation caselink's defaults were chosen with: the
 // default configuration, then one change at a time — text only, tags only,
-// view and tag weights, tag inference, the second stage of match, length
-// normalization (for pastes and for case-to-case scores), the small-library
-// text prior, tag kinds, term weighting, the date priors of relate and dupes,
+// view and tag weights, tag inference and the weight of a paste's tags, the
+// second stage of match, length normalization of case vectors, the
+// small-library text prior, tag kinds, the date priors of relate and dupes,
 // and each tokenizer option.
 func Grid() []Variant {
 	base := similarity.DefaultConfig()
@@ -42,25 +42,22 @@ func Grid() []Variant {
 		add(fmt.Sprintf("tag view %.2f", w), func(c *similarity.Config) { setTagWeight(&c.Views, w) })
 	}
 	add("no tag inference", func(c *similarity.Config) { c.InferTags = false })
+	for _, w := range []float64{0.2, 0.8} {
+		add(fmt.Sprintf("paste tag weight %.1f", w), func(c *similarity.Config) { c.Query[similarity.Tags] = w })
+	}
 	add("no second stage", func(c *similarity.Config) { c.Expand = 0 })
 	for _, e := range []float64{0.15, 0.45} {
 		add(fmt.Sprintf("second stage %.2f", e), func(c *similarity.Config) { c.Expand = e })
 	}
 	add("second stage in re-rank mode", func(c *similarity.Config) { c.RerankExpand = true })
-	add("second stage from the best hit only", func(c *similarity.Config) { c.ExpandHits = 1 })
-	for _, p := range []float64{0, 0.5, 0.8} {
+	for _, p := range []float64{0, 0.3} {
 		add(fmt.Sprintf("pivot %.1f", p), func(c *similarity.Config) { c.Pivot = p })
 	}
-	add("relate pivot = match pivot", func(c *similarity.Config) { c.RelatePivot = c.Pivot })
 	add("no text prior", func(c *similarity.Config) { c.TextPrior = 0 })
-	add("second stage by relate views", func(c *similarity.Config) { c.ExpandViews = c.Views })
 	add("domain/contributing tags full weight in relate", func(c *similarity.Config) {
 		c.TagKinds = [similarity.NumTagKinds]float64{1, 1, 1, 1, 1}
 	})
 	add("second stage tag kinds as relate", func(c *similarity.Config) { c.ExpandTagKinds = c.TagKinds })
-	add("paste tag kinds as relate", func(c *similarity.Config) { c.MatchTagKinds = c.TagKinds })
-	add("bm25 weighting", func(c *similarity.Config) { c.Weighting = similarity.BM25 })
-	add("tfidf weighting", func(c *similarity.Config) { c.Weighting = similarity.TFIDF })
 	add("query symptoms only", func(c *similarity.Config) {
 		c.Query = [similarity.NumViews]float64{1, 0, 0, c.Query[similarity.Tags]}
 	})
@@ -98,15 +95,9 @@ func setTagWeight(views *[similarity.NumViews]float64, w float64) {
 // RunGrid measures every variant on one judged set and returns the rows
 // ranked best first by Objective, ties by name.
 func RunGrid(cases []*caselib.Case, variants []Variant, qs []Query, related Judgments, k int) ([]Row, error) {
-	var rows []Row
-	for _, v := range variants {
-		ix, err := similarity.Build(cases, v.Config)
-		if err != nil {
-			return nil, err
-		}
-		row, _ := Run(ix, qs, related, k)
-		row.Name = v.Name
-		rows = append(rows, row)
+	rows, err := RunVariants(cases, variants, qs, related, k)
+	if err != nil {
+		return nil, err
 	}
 	slices.SortStableFunc(rows, func(a, b Row) int {
 		if c := cmp.Compare(Objective(b), Objective(a)); c != 0 {
@@ -115,6 +106,17 @@ func RunGrid(cases []*caselib.Case, variants []Variant, qs []Query, related Judg
 		return cmp.Compare(a.Name, b.Name)
 	})
 	return rows, nil
+}
+
+// runVariant builds the index of one variant and runs it on a judged set.
+func runVariant(cases []*caselib.Case, v Variant, qs []Query, related Judgments, k int) (Row, error) {
+	ix, err := similarity.BuildCases(cases, v.Config)
+	if err != nil {
+		return Row{}, err
+	}
+	row, _ := Run(ix, qs, related, k)
+	row.Name = v.Name
+	return row, nil
 }
 
 // Objective is the single number a grid ranks runs by: the mean of match,

@@ -159,7 +159,7 @@ func (m Metrics) String() string {
 
 // CheckRanking reports the first empty or repeated case id in a ranked list.
 // Score counts a repeated id twice (as score.py does), which can push
-// measures above 1, so a runner should check the engine's lists with it.
+// measures above 1, so [Run] checks the engine's lists with it.
 func CheckRanking(ranked []string) error {
 	seen := make(map[string]int, len(ranked))
 	for i, id := range ranked {

@@ -1,21 +1,18 @@
 package eval
 
 import (
-	"os"
 	"testing"
+
+	"github.com/caselink/caselink/internal/sharedtest"
 )
 
-// The public judged sets live outside the repository (../../shared/data from
-// this directory) and must never be copied into it. These tests check that
-// the readers accept them, and skip when they are absent.
-const sharedData = "../../shared/data/"
+// The public judged sets live outside the repository (../shared/data beside
+// it) and must never be copied into it. These tests check that the readers
+// accept them, and skip when they are absent (fail, in CI: see package
+// sharedtest).
 
-func skipIfAbsent(t *testing.T, path string) {
-	t.Helper()
-	if _, err := os.Stat(path); os.IsNotExist(err) {
-		t.Skipf("%s not present", path)
-	}
-}
+// sharedData returns the path of rel under ../shared/data.
+func sharedData(rel string) string { return sharedtest.Path("data/" + rel) }
 
 func TestPublicQueries(t *testing.T) {
 	tests := []struct {
@@ -30,8 +27,8 @@ func TestPublicQueries(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.path, func(t *testing.T) {
-			path := sharedData + tt.path
-			skipIfAbsent(t, path)
+			path := sharedData(tt.path)
+			sharedtest.Need(t, path)
 			qs, err := ReadQueries(path)
 			if err != nil {
 				t.Fatal(err)
@@ -62,8 +59,8 @@ func TestPublicPairs(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.path, func(t *testing.T) {
-			path := sharedData + tt.path
-			skipIfAbsent(t, path)
+			path := sharedData(tt.path)
+			sharedtest.Need(t, path)
 			j, err := ReadPairs(path)
 			if err != nil {
 				t.Fatal(err)

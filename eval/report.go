@@ -27,6 +27,17 @@ type Row struct {
 	// Dupes is the average over the same subjects as Relate, each subject's
 	// neighbours ranked by the dupes score instead (ScoreRelate).
 	Dupes *Metrics `json:"dupes,omitempty"`
+	// PerQuery holds each query's own match scores (ScoreEach), so that
+	// two runs can be compared query by query; may be nil.
+	PerQuery map[string]Metrics `json:"match_per_query,omitempty"`
+	// QueryKind maps a query id to its Kind, for queries that have one.
+	QueryKind map[string]string `json:"match_query_kind,omitempty"`
+	// PerSubject holds each judged subject's own relate scores
+	// (ScoreEachRelate); may be nil.
+	PerSubject map[string]Metrics `json:"relate_per_subject,omitempty"`
+	// DupesPerSubject holds each judged subject's own dupes scores; may be
+	// nil.
+	DupesPerSubject map[string]Metrics `json:"dupes_per_subject,omitempty"`
 }
 
 // metricHeads are the column heads of one task group, in Metrics field order.
@@ -130,23 +141,33 @@ func WriteTable(w io.Writer, rows []Row) error {
 	return bw.Flush()
 }
 
-// WriteJSON writes rows as an indented JSON array, with every measure rounded
-// to four decimals as score.py prints them. Map keys come out sorted, so the
-// output depends only on rows.
+// WriteJSON writes rows as an indented JSON array, with every average
+// rounded to four decimals as score.py prints them, and the per-query and
+// per-subject scores to six (so that means taken from them agree with the
+// averages to four). Map keys come out sorted, so the output depends only on
+// rows.
 func WriteJSON(w io.Writer, rows []Row) error {
 	out := make([]Row, len(rows))
 	for i, r := range rows {
-		out[i] = Row{Name: r.Name, Match: roundPtr(r.Match), Relate: roundPtr(r.Relate), Dupes: roundPtr(r.Dupes)}
-		if r.ByKind != nil {
-			out[i].ByKind = make(map[string]Metrics, len(r.ByKind))
-			for k, m := range r.ByKind {
-				out[i].ByKind[k] = m.Round(4)
-			}
-		}
+		out[i] = Row{Name: r.Name, Match: roundPtr(r.Match), Relate: roundPtr(r.Relate), Dupes: roundPtr(r.Dupes),
+			ByKind: roundMap(r.ByKind, 4), PerQuery: roundMap(r.PerQuery, 6), QueryKind: r.QueryKind,
+			PerSubject: roundMap(r.PerSubject, 6), DupesPerSubject: roundMap(r.DupesPerSubject, 6)}
 	}
 	enc := json.NewEncoder(w)
 	enc.SetIndent("", "  ")
 	return enc.Encode(out)
+}
+
+// roundMap returns a copy of ms with every measure rounded; nil stays nil.
+func roundMap(ms map[string]Metrics, places int) map[string]Metrics {
+	if ms == nil {
+		return nil
+	}
+	out := make(map[string]Metrics, len(ms))
+	for k, m := range ms {
+		out[k] = m.Round(places)
+	}
+	return out
 }
 
 func roundPtr(m *Metrics) *Metrics {

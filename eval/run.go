@@ -3,10 +3,9 @@ package eval
 import (
 	"fmt"
 	"maps"
-	"runtime"
 	"slices"
-	"sync"
 
+	"github.com/caselink/caselink/internal/par"
 	"github.com/caselink/caselink/similarity"
 )
 
@@ -22,12 +21,16 @@ type Rankings struct {
 // only its candidates when it has them), and every judged subject of related
 // is related and searched for duplicates (by the dupes score), each to depth
 // k. Either qs or related may be empty.
+//
+// Every list the engine returns is checked with [CheckRanking] before it is
+// scored: a case listed twice would be counted twice and could push a
+// measure above 1. Such a list is a bug in the engine, and Run panics on it.
 func Run(ix *similarity.Index, qs []Query, related Judgments, k int) (Row, Rankings) {
 	rk := Rankings{Match: map[string][]string{}, Relate: map[string][]string{}, Dupes: map[string][]string{}}
 	row := Row{}
 	if len(qs) > 0 {
 		lists := make([][]string, len(qs))
-		parallelDo(len(qs), func(i int) {
+		par.Each(len(qs), func(i int) {
 			q := qs[i]
 			res := ix.Match(similarity.Query{Text: q.Text, K: k, Candidates: q.Candidates})
 			for _, h := range res.Hits {
@@ -35,17 +38,19 @@ func Run(ix *similarity.Index, qs []Query, related Judgments, k int) (Row, Ranki
 			}
 		})
 		for i, q := range qs {
+			mustRank("match", q.ID, lists[i])
 			rk.Match[q.ID] = lists[i]
 		}
 		m, byKind := ScoreQueries(qs, rk.Match, k)
 		row.Match, row.ByKind = &m, byKind
+		row.PerQuery, row.QueryKind = ScoreEach(qs, rk.Match, k), queryKinds(qs)
 	}
 	if len(related) > 0 {
 		subjects := related.Subjects()
 		lists := make([][]string, len(subjects))
 		dupes := make([][]string, len(subjects))
 		present := make([]bool, len(subjects))
-		parallelDo(len(subjects), func(i int) {
+		par.Each(len(subjects), func(i int) {
 			d, ok := ix.Lookup(subjects[i])
 			if !ok {
 				return
@@ -60,6 +65,8 @@ func Run(ix *similarity.Index, qs []Query, related Judgments, k int) (Row, Ranki
 		})
 		for i, s := range subjects {
 			if present[i] {
+				mustRank("relate", s, lists[i])
+				mustRank("dupes", s, dupes[i])
 				rk.Relate[s] = lists[i]
 				rk.Dupes[s] = dupes[i]
 			}
@@ -68,28 +75,18 @@ func Run(ix *similarity.Index, qs []Query, related Judgments, k int) (Row, Ranki
 		row.Relate = &m
 		dm := ScoreRelate(related, rk.Dupes, k)
 		row.Dupes = &dm
+		row.PerSubject = ScoreEachRelate(related, rk.Relate, k)
+		row.DupesPerSubject = ScoreEachRelate(related, rk.Dupes, k)
 	}
 	return row, rk
 }
 
-// parallelDo calls f(0) … f(n-1) on all cores.
-func parallelDo(n int, f func(i int)) {
-	var wg sync.WaitGroup
-	next := make(chan int)
-	for range runtime.GOMAXPROCS(0) {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			for i := range next {
-				f(i)
-			}
-		}()
+// mustRank panics when the engine's list for a query or case fails
+// CheckRanking.
+func mustRank(task, id string, ranked []string) {
+	if err := CheckRanking(ranked); err != nil {
+		panic(fmt.Sprintf("eval: the engine's %s list for %q: %v", task, id, err))
 	}
-	for i := range n {
-		next <- i
-	}
-	close(next)
-	wg.Wait()
 }
 
 // CheckSet reports judged ids that the library does not have: a judged set

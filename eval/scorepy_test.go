@@ -13,16 +13,16 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/caselink/caselink/internal/sharedtest"
 )
 
-// The reference scorer, relative to this package's directory.
-const scorePy = "../../shared/bench/score.py"
+// The reference scorer, in ../shared beside the repository.
+var scorePy = sharedtest.Path("bench/score.py")
 
 func python(t *testing.T) string {
 	t.Helper()
-	if _, err := os.Stat(scorePy); err != nil {
-		t.Skipf("%s not present", scorePy)
-	}
+	sharedtest.Need(t, scorePy)
 	if _, err := os.Stat("/usr/bin/python3"); err == nil {
 		return "/usr/bin/python3"
 	}

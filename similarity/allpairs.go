@@ -1,9 +1,10 @@
 package similarity
 
 import (
-	"runtime"
 	"sync"
 	"sync/atomic"
+
+	"github.com/caselink/caselink/internal/par"
 )
 
 // AllRelated returns, for every case in library order, its k most similar
@@ -13,6 +14,7 @@ import (
 // there are. progress, when not nil, is called now and then with the number
 // of cases done so far (from several goroutines, never concurrently).
 func (ix *Index) AllRelated(k int, minScore float64, progress func(done int)) [][]Hit {
+	k = ix.clampK(k)
 	return ix.forEachCase(progress, func(sc *scorer, d int, q []qterm) ([]Hit, []qterm) {
 		return ix.nearest(sc, d, k, minScore, q, ix.relPrior)
 	})
@@ -23,36 +25,33 @@ func (ix *Index) AllRelated(k int, minScore float64, progress func(done int)) []
 func (ix *Index) forEachCase(progress func(done int), one func(sc *scorer, d int, q []qterm) ([]Hit, []qterm)) [][]Hit {
 	n := len(ix.cases)
 	out := make([][]Hit, n)
-	var next, done atomic.Int64
-	var mu sync.Mutex
 	const chunk = 64
-	workers := min(runtime.GOMAXPROCS(0), max(1, n/chunk))
-	var wg sync.WaitGroup
-	for range workers {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			sc := ix.getScorer()
-			defer ix.putScorer(sc)
-			var q []qterm
-			for {
-				lo := int(next.Add(chunk)) - chunk
-				if lo >= n {
-					return
-				}
-				hi := min(n, lo+chunk)
-				for d := lo; d < hi; d++ {
-					out[d], q = one(sc, d, q)
-				}
-				if progress != nil {
-					c := int(done.Add(int64(hi - lo)))
-					mu.Lock()
-					progress(c)
-					mu.Unlock()
-				}
-			}
-		}()
+	type scratch struct {
+		sc *scorer
+		q  []qterm
 	}
-	wg.Wait()
+	ws := make([]scratch, par.Workers(n, chunk))
+	var done atomic.Int64
+	var mu sync.Mutex
+	par.For(n, chunk, func(w, lo, hi int) {
+		s := &ws[w]
+		if s.sc == nil {
+			s.sc = ix.getScorer()
+		}
+		for d := lo; d < hi; d++ {
+			out[d], s.q = one(s.sc, d, s.q)
+		}
+		if progress != nil {
+			c := int(done.Add(int64(hi - lo)))
+			mu.Lock()
+			progress(c)
+			mu.Unlock()
+		}
+	})
+	for _, s := range ws {
+		if s.sc != nil {
+			ix.putScorer(s.sc)
+		}
+	}
 	return out
 }

@@ -1,12 +1,12 @@
 package similarity
 
 import (
-	"runtime"
 	"slices"
 	"strings"
 	"sync"
 	"sync/atomic"
 
+	"github.com/caselink/caselink/internal/par"
 	"github.com/caselink/caselink/tokenize"
 )
 
@@ -84,35 +84,40 @@ type localVocab struct {
 	seen   []uint32 // scratch: the local ids counted, in first-seen order
 }
 
-// analyzeDocs analyzes docs (the cases at library positions base, base+1, …)
-// on all cores and interns their terms into voc. The result is the same for
-// any number of cores.
-func analyzeDocs(an *tokenize.Analyzer, voc *vocabulary, docs []Document, base int, progress func(int)) []analyzed {
+// analyzeDocs analyzes docs (the cases at library positions pos[0], pos[1],
+// …, or 0, 1, … when pos is nil) on all cores and interns their terms into
+// voc. The result is the same for any number of cores.
+func analyzeDocs(an *tokenize.Analyzer, voc *vocabulary, docs []Document, pos []int, progress func(int)) []analyzed {
+	const chunk = 64
 	out := make([]analyzed, len(docs))
-	var done atomic.Int64
-	var mu sync.Mutex
-	workers := min(runtime.GOMAXPROCS(0), max(1, len(docs)/64))
+	workers := par.Workers(len(docs), chunk)
 	locals := make([]*localVocab, workers)
-	var wg sync.WaitGroup
-	for w := range workers {
-		lv := &localVocab{vocabulary: vocabulary{ids: make(map[string]uint32)}}
-		locals[w] = lv
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			var terms []tokenize.Term
-			for i := w; i < len(docs); i += workers {
-				out[i] = lv.analyze(an, &docs[i], base+i, &terms)
-				if progress != nil && (i/workers)%512 == 511 {
-					n := int(done.Add(512))
-					mu.Lock()
-					progress(n)
-					mu.Unlock()
-				}
-			}
-		}()
+	for w := range locals {
+		locals[w] = &localVocab{vocabulary: vocabulary{ids: make(map[string]uint32)}}
 	}
-	wg.Wait()
+	owner := make([]int, (len(docs)+chunk-1)/chunk) // worker that analyzed each chunk
+	var done, reported atomic.Int64
+	var mu sync.Mutex
+	terms := make([][]tokenize.Term, workers) // scratch per worker
+	par.For(len(docs), chunk, func(w, lo, hi int) {
+		lv := locals[w]
+		owner[lo/chunk] = w
+		for i := lo; i < hi; i++ {
+			at := i
+			if pos != nil {
+				at = pos[i]
+			}
+			out[i] = lv.analyze(an, &docs[i], at, &terms[w])
+		}
+		if n := done.Add(int64(hi - lo)); progress != nil && n-reported.Load() >= 512 {
+			mu.Lock()
+			if n > reported.Load() {
+				reported.Store(n)
+				progress(int(n))
+			}
+			mu.Unlock()
+		}
+	})
 	// Map each worker's ids to shared ids, then rewrite its cases' entries.
 	maps := make([][]uint32, workers)
 	for w, lv := range locals {
@@ -122,21 +127,16 @@ func analyzeDocs(an *tokenize.Analyzer, voc *vocabulary, docs []Document, base i
 		}
 		maps[w] = m
 	}
-	for w := range workers {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			m := maps[w]
-			for i := w; i < len(docs); i += workers {
-				ents := out[i].ents
-				for j, e := range ents {
-					ents[j] = newEntry(m[e.raw()], e.view(), e.tf())
-				}
-				slices.Sort(ents)
+	par.For(len(docs), chunk, func(_, lo, hi int) {
+		m := maps[owner[lo/chunk]]
+		for i := lo; i < hi; i++ {
+			ents := out[i].ents
+			for j, e := range ents {
+				ents[j] = newEntry(m[e.raw()], e.view(), e.tf())
 			}
-		}()
-	}
-	wg.Wait()
+			slices.Sort(ents)
+		}
+	})
 	return out
 }
 

@@ -1,65 +1,115 @@
 package similarity
 
 import (
+	"fmt"
 	"os"
+	"strings"
+	"sync"
 	"testing"
 
+	"github.com/caselink/caselink/internal/sharedtest"
 	"github.com/caselink/caselink/similarity/caselib"
 )
 
-// The benchmark corpora live outside the repository: the 6,854 real cases,
-// and their scale-ups made with ../shared/bench/scale_corpus.py (set
-// CASELINK_CORPUS_20K / CASELINK_CORPUS_100K to their paths). Benchmarks skip
-// when a corpus is absent.
-const incidents = "../../shared/data/incidents/cases.jsonl"
+// The benchmarks run in families over libraries of several sizes, like
+// gonum's BenchmarkMulDense…: BenchmarkBuild/synth-10k, BenchmarkMatch/synth-10k
+// and so on.
+//
+//   - synth-1k, synth-10k, synth-100k are seeded synthetic libraries
+//     (synthLibrary): they run on a clean clone, and give the same library
+//     on every machine.
+//   - 1k and 6.8k are the real incidents of ../shared (the first 1,000, all
+//     6,854); 20k and 100k their scale-ups made with
+//     ../shared/bench/scale_corpus.py (set CASELINK_CORPUS_20K /
+//     CASELINK_CORPUS_100K to their paths). They skip when absent.
+//
+// Select a size with -bench 'Match/synth-10k$'. The 100k sizes build for a
+// few seconds (once per process: the indexes are shared by the families),
+// and AllRelated and Duplicates over 100k cases take about a minute an
+// operation on two cores; filter them out with -bench 'synth-1?0?k$' or
+// similar when that is too long.
 
-func loadCorpus(b *testing.B, path string, n int) []*caselib.Case {
-	b.Helper()
-	if path == "" {
-		b.Skip("corpus path not set")
-	}
-	if _, err := os.Stat(path); err != nil {
-		b.Skipf("%s absent", path)
-	}
-	lib, err := caselib.Load([]string{path}, caselib.LoadOptions{Lenient: true})
-	if err != nil {
-		b.Fatal(err)
-	}
-	cases := lib.Cases
-	if n > 0 && n < len(cases) {
-		cases = cases[:n]
-	}
-	return cases
-}
-
+// corpus is one size of a benchmark family.
 type corpus struct {
-	name string
-	path string
-	n    int
+	name   string
+	synth  int    // > 0: a synthetic library of this many cases
+	path   string // else a library file (the first n cases when n > 0)
+	n      int
+	shared bool // path is in ../shared: required in CI (see package sharedtest)
 }
 
 func corpora() []corpus {
 	return []corpus{
-		{"1k", incidents, 1000},
-		{"6.8k", incidents, 0},
-		{"20k", os.Getenv("CASELINK_CORPUS_20K"), 0},
-		{"100k", os.Getenv("CASELINK_CORPUS_100K"), 0},
+		{name: "synth-1k", synth: 1000},
+		{name: "synth-10k", synth: 10000},
+		{name: "synth-100k", synth: 100000},
+		{name: "1k", path: incidents, n: 1000, shared: true},
+		{name: "6.8k", path: incidents, shared: true},
+		{name: "20k", path: os.Getenv("CASELINK_CORPUS_20K")},
+		{name: "100k", path: os.Getenv("CASELINK_CORPUS_100K")},
 	}
 }
 
-func BenchmarkBuild(b *testing.B) {
-	for _, c := range corpora() {
-		b.Run(c.name, func(b *testing.B) {
-			cases := loadCorpus(b, c.path, c.n)
-			b.ResetTimer()
-			for range b.N {
-				if _, err := Build(cases, DefaultConfig()); err != nil {
-					b.Fatal(err)
-				}
-			}
-			b.ReportMetric(float64(len(cases)), "cases")
-		})
+// cases returns the corpus's cases, or skips when they are absent.
+func (c corpus) cases(b *testing.B) []*caselib.Case {
+	b.Helper()
+	if c.synth > 0 {
+		return synthLibrary(c.synth, 1)
 	}
+	switch {
+	case c.shared:
+		sharedtest.Need(b, c.path)
+	case c.path == "":
+		b.Skip("corpus path not set")
+	default:
+		if _, err := os.Stat(c.path); err != nil {
+			b.Skipf("%s absent", c.path)
+		}
+	}
+	lib, err := caselib.Load([]string{c.path}, caselib.LoadOptions{Lenient: true})
+	if err != nil {
+		b.Fatal(err)
+	}
+	cases := lib.Cases
+	if c.n > 0 && c.n < len(cases) {
+		cases = cases[:c.n]
+	}
+	return cases
+}
+
+var incidents = sharedtest.Path("data/incidents/cases.jsonl")
+
+var (
+	benchMu      sync.Mutex
+	benchIndexes = map[string]*Index{}
+)
+
+// index returns the corpus built with the default configuration, built once
+// per process.
+func (c corpus) index(b *testing.B) *Index {
+	b.Helper()
+	benchMu.Lock()
+	defer benchMu.Unlock()
+	if ix, ok := benchIndexes[c.name]; ok {
+		return ix
+	}
+	ix, err := BuildCases(c.cases(b), DefaultConfig())
+	if err != nil {
+		b.Fatal(err)
+	}
+	benchIndexes[c.name] = ix
+	return ix
+}
+
+// paste is a realistic on-call paste for the corpus: for real incidents,
+// alert lines and a sentence; for a synthetic library (whose words are
+// made up), the title and summary of a case in the middle.
+func (c corpus) paste(ix *Index) string {
+	if c.synth > 0 {
+		cs := ix.Case(ix.Len() / 2)
+		return strings.TrimSpace(cs.Title.EN + "\n" + cs.Summary.EN)
+	}
+	return benchPaste
 }
 
 // A realistic on-call paste: alert lines and a sentence.
@@ -67,33 +117,106 @@ const benchPaste = `[FIRING:2] KubePodCrashLooping: pod api-7f9c OOMKilled in us
 HTTP 503 from the load balancer, p99 latency 4.2s, connection pool exhausted on postgres
 started right after the 14:05 deploy, rolling back now`
 
-func BenchmarkMatch(b *testing.B) {
+// family runs bench on every corpus, as sub-benchmarks named by size.
+func family(b *testing.B, bench func(b *testing.B, c corpus)) {
 	for _, c := range corpora() {
-		b.Run(c.name, func(b *testing.B) {
-			ix, err := Build(loadCorpus(b, c.path, c.n), DefaultConfig())
-			if err != nil {
-				b.Fatal(err)
-			}
-			b.ResetTimer()
-			for range b.N {
-				ix.Match(Query{Text: benchPaste, K: 5})
-			}
-		})
+		b.Run(c.name, func(b *testing.B) { bench(b, c) })
 	}
 }
 
-func BenchmarkAllRelated(b *testing.B) {
-	for _, c := range corpora() {
-		b.Run(c.name, func(b *testing.B) {
-			ix, err := Build(loadCorpus(b, c.path, c.n), DefaultConfig())
-			if err != nil {
+func BenchmarkBuild(b *testing.B) {
+	family(b, func(b *testing.B, c corpus) {
+		docs := Documents(c.cases(b))
+		b.ResetTimer()
+		for range b.N {
+			if _, err := Build(docs, DefaultConfig()); err != nil {
 				b.Fatal(err)
 			}
-			b.ResetTimer()
-			for range b.N {
-				ix.AllRelated(10, 0, nil)
-			}
-			b.ReportMetric(float64(ix.Len()), "cases")
-		})
+		}
+		b.ReportMetric(float64(len(docs)), "cases")
+	})
+}
+
+func BenchmarkMatch(b *testing.B) {
+	family(b, func(b *testing.B, c corpus) {
+		ix := c.index(b)
+		q := Query{Text: c.paste(ix), K: 5}
+		b.ResetTimer()
+		for range b.N {
+			ix.Match(q)
+		}
+	})
+}
+
+// BenchmarkRelated relates one case after another (a different case each
+// iteration, cycling through the library).
+func BenchmarkRelated(b *testing.B) {
+	family(b, func(b *testing.B, c corpus) {
+		ix := c.index(b)
+		b.ResetTimer()
+		for i := range b.N {
+			ix.Related((i*7919)%ix.Len(), 10, 0)
+		}
+	})
+}
+
+func BenchmarkAllRelated(b *testing.B) {
+	family(b, func(b *testing.B, c corpus) {
+		ix := c.index(b)
+		b.ResetTimer()
+		for range b.N {
+			ix.AllRelated(10, 0, nil)
+		}
+		b.ReportMetric(float64(ix.Len()), "cases")
+	})
+}
+
+func BenchmarkDuplicates(b *testing.B) {
+	family(b, func(b *testing.B, c corpus) {
+		ix := c.index(b)
+		b.ResetTimer()
+		var pairs int
+		for range b.N {
+			pairs = len(ix.Duplicates(0.5, 5, nil))
+		}
+		b.ReportMetric(float64(ix.Len()), "cases")
+		b.ReportMetric(float64(pairs), "pairs")
+	})
+}
+
+// TestSynthPasteFindsItsCase guards the benchmarks' premise: the synthetic
+// sizes are different libraries, and a synthetic paste finds its case.
+func TestSynthPasteFindsItsCase(t *testing.T) {
+	small := synthLibrary(50, 1)
+	if again := synthLibrary(50, 1); fmt.Sprint(again[7].Summary) != fmt.Sprint(small[7].Summary) {
+		t.Fatal("synthLibrary is not deterministic")
 	}
+	ix, err := BuildCases(small, DefaultConfig())
+	if err != nil {
+		t.Fatal(err)
+	}
+	c := corpus{name: "synth-50", synth: 50}
+	res := ix.Match(Query{Text: c.paste(ix), K: 3})
+	if len(res.Hits) == 0 || res.Hits[0].ID != ix.Case(ix.Len()/2).ID {
+		t.Fatalf("synthetic paste of %s: hits %v", ix.Case(ix.Len()/2).ID, hitIDs(res.Hits))
+	}
+}
+
+// BenchmarkReindex re-indexes the library after one case's text changed, as
+// serve does on a reload (compare with BenchmarkBuild of the same size).
+func BenchmarkReindex(b *testing.B) {
+	family(b, func(b *testing.B, c corpus) {
+		ix := c.index(b)
+		docs := Documents(ix.Cases())
+		edited := *docs[len(docs)/2].Case
+		edited.Title.EN += " (edited)"
+		docs[len(docs)/2] = NewDocument(&edited)
+		b.ResetTimer()
+		for range b.N {
+			if _, err := ix.Reindex(docs); err != nil {
+				b.Fatal(err)
+			}
+		}
+		b.ReportMetric(float64(len(docs)), "cases")
+	})
 }

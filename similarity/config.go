@@ -30,26 +30,6 @@ func (v View) String() string {
 	return "view?"
 }
 
-// Weighting selects how a term's count in a case becomes its weight.
-type Weighting uint8
-
-const (
-	// TFIDF weighs a term by (1 + ln tf) · idf, as scikit-learn's
-	// TfidfVectorizer(sublinear_tf=True) does.
-	TFIDF Weighting = iota
-	// BM25 weighs a term by idf · tf·(k1+1) / (tf + k1·(1 − b + b·len/avglen)):
-	// tf saturates, and a term counts less in a long text than in a short one.
-	BM25
-)
-
-// String returns "tfidf" or "bm25".
-func (w Weighting) String() string {
-	if w == BM25 {
-		return "bm25"
-	}
-	return "tfidf"
-}
-
 // Config holds every weight and switch of the engine. The zero value is not
 // useful; start from [DefaultConfig]. The defaults were chosen by measurement
 // with the eval grid over all judged sets (see eval/README.md); `caselink eval
@@ -58,37 +38,31 @@ type Config struct {
 	// Analyzer configures tokenization of case text and pastes alike.
 	Analyzer tokenize.Options
 
-	// Weighting is the term weighting of case text views.
-	Weighting Weighting
-	// K1 and B are the BM25 parameters, used when Weighting is BM25.
+	// K1 and B shape how a paste is scored (see analyzePaste in match.go):
+	// a case term counts by its saturated frequency
+	// tf/(tf + K1·(1 − B + B·len/avglen)), as in BM25, so that a term
+	// repeated in a long post-mortem does not outweigh the paste's other
+	// words, and a long text counts each occurrence for less.
 	K1, B float64
 
-	// Pivot is the strength of pivoted length normalization, in [0, 1]. A view
-	// vector is divided by max(‖x‖, Pivot·p + (1−Pivot)·‖x‖), where p is the
-	// mean norm of that view over the library: with Pivot 0 it is plain L2
-	// normalization; with Pivot > 0 a text shorter than usual is trusted less,
-	// so a one-line notice no longer wins on one or two shared words. Long
-	// texts are never boosted, so scores stay in [0, 1].
+	// Pivot is the strength of pivoted length normalization of case
+	// vectors (relate, dupes, the second stage of match), in [0, 1]. A view
+	// vector is divided by max(‖x‖, Pivot·p + (1−Pivot)·‖x‖), where p is
+	// the mean norm of that view over the library: with Pivot 0 it is plain
+	// L2 normalization; with Pivot > 0 a text shorter than usual is trusted
+	// less, so a one-line notice no longer wins on one or two shared words.
+	// Long texts are never boosted, so scores stay in [0, 1].
 	Pivot float64
 
-	// RelatePivot is Pivot for case-to-case scores (relate, dupes, the
-	// second stage of match): the eval finds that they prefer less length
-	// normalization than pastes do.
-	RelatePivot float64
-
 	// Views are the weights of the four views in a case-to-case score for
-	// relate and dupes. They are normalized to sum to 1.
+	// relate, dupes and the second stage of match. They are normalized to
+	// sum to 1.
 	Views [NumViews]float64
 
 	// TextPrior is the number of cases below which text counts for less
 	// than its view weights in case-to-case scores: the text views are
 	// scaled by N/(N+TextPrior) for a library of N cases (see Index docs).
 	TextPrior float64
-
-	// ExpandViews are the view weights of the case-to-case similarity that
-	// the second stage of match re-ranks by (with RelatePivot and
-	// ExpandTagKinds). They are normalized to sum to 1.
-	ExpandViews [NumViews]float64
 
 	// Query are the weights with which a pasted text's vector is matched
 	// against the symptoms, cause and response views of a case, and its
@@ -101,21 +75,17 @@ type Config struct {
 	// not what happened, so it may count less than the others.
 	TagKinds [NumTagKinds]float64
 
-	// ExpandTagKinds are TagKinds for the second stage of match: the
+	// ExpandTagKinds are TagKinds for the second stage of match (and for a
+	// paste's inferred tags): the
 	// relatives of a paste's best hit share its technology (domain) and
 	// contributing factors more often than curated links need to. A kind
 	// weighted 0 in TagKinds is absent from the index and stays absent here.
 	ExpandTagKinds [NumTagKinds]float64
 
-	// MatchTagKinds are TagKinds for matching a paste's inferred tags: a
-	// paste names its technology ("mysql", "kubernetes"), and a case of the
-	// same domain answers it better than TagKinds, made for curated links
-	// between failure mechanisms, would say.
-	MatchTagKinds [NumTagKinds]float64
-
 	// InferTags turns on tag inference for pasted text: a library tag whose
 	// words all occur in the paste (symptom:oom-killed for "pods OOMKilled")
-	// joins the paste's tag vector.
+	// joins the paste's tag vector, weighted by the share of the paste its
+	// words carry: one common word of a long paste infers little.
 	InferTags bool
 
 	// Expand is the weight e, in [0, 1], of the second stage of match: hits
@@ -124,10 +94,6 @@ type Config struct {
 	// full case vector, tags included. The best hit keeps its score; a weak
 	// best hit lends little. 0 turns the second stage off.
 	Expand float64
-	// ExpandHits is how many of the best first-pass hits may feed the second
-	// stage: the next ones join only when they tie closely with the best
-	// (within 10%), and their terms are averaged, weighted by score.
-	ExpandHits int
 	// ExpandPool is how many first-pass hits, and how many neighbours of
 	// the best hit, are re-ranked by the second stage.
 	ExpandPool int
@@ -165,21 +131,16 @@ type Config struct {
 func DefaultConfig() Config {
 	return Config{
 		Analyzer:       tokenize.DefaultOptions(),
-		Weighting:      TFIDF,
 		K1:             1.2,
 		B:              0.75,
-		Pivot:          0.3,
-		RelatePivot:    0.1,
+		Pivot:          0.1,
 		TextPrior:      50,
 		Views:          [NumViews]float64{0.175, 0.41, 0.115, 0.3},
-		ExpandViews:    [NumViews]float64{0.05, 0.05, 0, 0.9},
-		Query:          [NumViews]float64{0.3, 0.3, 0.3, 0.2},
+		Query:          [NumViews]float64{0.3, 0.3, 0.3, 0.5},
 		TagKinds:       [NumTagKinds]float64{0.3, 1, 1, 1, 0.5},
 		ExpandTagKinds: [NumTagKinds]float64{1, 1, 1, 1, 1},
-		MatchTagKinds:  [NumTagKinds]float64{1, 1, 1, 1, 1},
 		InferTags:      true,
 		Expand:         0.85,
-		ExpandHits:     2,
 		ExpandPool:     15,
 		RelateDate:     0.25,
 		RelateDays:     30,

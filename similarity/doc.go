@@ -13,8 +13,7 @@
 //     component:service-discovery, root_cause:capacity, contributing:retry-storm.
 //
 // The text views are analyzed by package tokenize and weighted by TF-IDF
-// (sublinear tf, smoothed idf) or by BM25-style tf saturation; tags are
-// weighted by idf. Each view is L2-normalized (optionally with a pivoted
+// (sublinear tf, smoothed idf); tags are weighted by idf. Each view is L2-normalized (optionally with a pivoted
 // length penalty for short texts, see [Config.Pivot]) and the views are
 // concatenated with weights so that a case-to-case score is
 //
@@ -24,11 +23,17 @@
 // 1 for a case against itself, and a sum of per-term contributions (the
 // explanation).
 //
-// A pasted text has no views and no tags: its one text vector is matched
-// against each text view of the cases with the weights of [Config.Query], and
-// tags may be inferred from its words ([Config.InferTags]). An optional second
-// stage re-ranks the first hits by their similarity to the best hits' full
-// case vectors ([Config.Expand]). A paste that comes with candidates
+// A pasted text has no views and no tags, and is scored BM25-style: its terms
+// weigh their idf-weighted share of the paste, and each case term its
+// saturated frequency tf/(tf + K1·(1 − B + B·len/avglen)) ([Config.K1],
+// [Config.B]), so a paste's score against a view is BM25 divided by the
+// paste's best possible score, in [0, 1]. It is matched against each text
+// view with the weights of [Config.Query], and tags may be inferred from its
+// words ([Config.InferTags]), each weighing the share of the paste its words
+// carry. A second stage re-ranks the first hits by their similarity to the
+// best hit's full case vector ([Config.Expand]): a hit's score is
+// (1 − e)·its paste score + e·s(best)·sim(hit, best), and explanations keep
+// the two parts apart. A paste that comes with candidates
 // (re-rank mode) gets all of them back, scored by the first pass alone unless
 // [Config.RerankExpand].
 //
@@ -37,12 +42,11 @@
 // ([Config.RelateDate]), strong for dupes ([Config.DupeDate]), since two
 // reports of one incident are written close together.
 //
-// Pastes, case-to-case scores and the second stage may each weigh the same
-// terms differently (length normalization [Config.Pivot] and
-// [Config.RelatePivot]; tag kinds [Config.MatchTagKinds], [Config.TagKinds],
-// [Config.ExpandTagKinds]); the index then keeps one set of weights per
-// distinct choice. In a library of a handful of cases, case-to-case scores
-// lean on the tags ([Config.TextPrior]).
+// Case-to-case scores and the second stage of match may weigh tag kinds
+// differently ([Config.TagKinds], [Config.ExpandTagKinds]); the index keeps
+// one set of weights for each, and one for pastes. In a library of a handful
+// of cases, pastes and case-to-case scores lean on the tags
+// ([Config.TextPrior]).
 //
 // # Index
 //

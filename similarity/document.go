@@ -7,17 +7,33 @@ import (
 	"github.com/caselink/caselink/similarity/caselib"
 )
 
-// Document is what the engine reads of a case: the English text of each text
-// view and the namespaced tags.
+// Document is what the engine reads of a case, and what [Build] indexes: the
+// text of each text view and the namespaced tags, with the case they stand
+// for. [NewDocument] is the one place that turns a case into a document;
+// a caller may change a document's text or tags before building (an
+// ablation, an experiment) without touching the case.
 type Document struct {
+	// Case is the case the document stands for. The index knows it by its
+	// id, dates it by its date (for the date priors), filters on it and
+	// returns it from [Index.Case].
+	Case *caselib.Case
 	Text [textViews][]string // text fragments per view, in field order
 	Tags []string            // namespaced tags, e.g. "symptom:oom-killed"
+}
+
+// Documents returns the document of each case, in order.
+func Documents(cases []*caselib.Case) []Document {
+	docs := make([]Document, len(cases))
+	for i, c := range cases {
+		docs[i] = NewDocument(c)
+	}
+	return docs
 }
 
 // NewDocument gathers a case's English text into views and its tag lists
 // into namespaced tags. Korean text is not used: matching is on English.
 func NewDocument(c *caselib.Case) Document {
-	var d Document
+	d := Document{Case: c}
 	add := func(v View, s string) {
 		if s = strings.TrimSpace(s); s != "" {
 			d.Text[v] = append(d.Text[v], s)

@@ -19,6 +19,7 @@ func (ix *Index) Duplicates(threshold float64, k int, progress func(done int)) [
 	if k <= 0 {
 		k = 10
 	}
+	k = ix.clampK(k)
 	all := ix.forEachCase(progress, func(sc *scorer, d int, q []qterm) ([]Hit, []qterm) {
 		return ix.nearest(sc, d, k, threshold, q, ix.dupePrior)
 	})
@@ -60,5 +61,5 @@ func (ix *Index) DupeScore(a, b int) float64 {
 // position doc, by [Index.DupeScore], scoring at least minScore, best first,
 // ties by case id. It is what [Index.Duplicates] pairs each case with.
 func (ix *Index) DupesOf(doc, k int, minScore float64) []Hit {
-	return ix.nearestOf(doc, k, minScore, ix.dupePrior)
+	return ix.nearestOf(doc, ix.clampK(k), minScore, ix.dupePrior)
 }

@@ -58,7 +58,7 @@ func twins(t *testing.T, cfg Config) *Index {
 		mk("DNS", "2024-01-10", "DNS resolution failed in one region", "A bad resolver config made lookups time out."),
 		mk("DISK", "2024-01-12", "Database disk filled up", "Write-ahead logs filled the volume and writes stopped."),
 	}
-	ix, err := Build(cases, cfg)
+	ix, err := BuildCases(cases, cfg)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -123,7 +123,7 @@ func TestDupesOfIsExact(t *testing.T) {
 	}
 	cfg := DefaultConfig()
 	cfg.DupeDays = 30 // a sharp prior reorders the most
-	ix, err := Build(cases, cfg)
+	ix, err := BuildCases(cases, cfg)
 	if err != nil {
 		t.Fatal(err)
 	}

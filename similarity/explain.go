@@ -2,30 +2,112 @@ package similarity
 
 import (
 	"cmp"
+	"encoding/json"
+	"fmt"
 	"slices"
+	"strconv"
 	"strings"
 )
 
 // Contribution is one shared term or tag and what it adds to a score.
 type Contribution struct {
-	Term  string  // as written in the texts ("OOMKilled", "connection pool") or the tag ("symptom:oom-killed")
-	View  View    // the case view it was found in
-	Score float64 // its share of the score
+	Term  string  `json:"term"`  // as written in the texts ("OOMKilled", "connection pool") or the tag ("symptom:oom-killed")
+	View  View    `json:"view"`  // the case view it was found in
+	Score float64 `json:"score"` // its share of the score
 	// Via is the id of the best hit through which the second stage of match
 	// credited this term ("like IL-0191"); empty for a direct match.
-	Via string
+	Via string `json:"via,omitempty"`
+
+	quiet bool // a filler word or a class term (<hex>, <ip>…): counted, not given as a reason by Why
 }
 
-// Explanation says why a case scored what it did. The contributions sum to
-// Score within 1e-6.
+// Explanation says why a case scored what it did. The contributions, plus
+// RestScore when [Explanation.Top] cut them, sum to Score within 1e-6.
 type Explanation struct {
-	Score float64
-	Parts []Contribution // largest first, ties by view then term
+	Score float64        `json:"score"`
+	Parts []Contribution `json:"parts"` // largest first, ties by view then term
+	// RestParts and RestScore are the number and the sum of the parts that
+	// Top left out (0 when none).
+	RestParts int     `json:"rest_parts,omitempty"`
+	RestScore float64 `json:"rest_score,omitempty"`
 	// Views sums the direct contributions per view.
-	Views [NumViews]float64
+	Views ViewScores `json:"views"`
 	// Query is the part of the score from the paste itself, Expand the part
 	// from similarity to the best hits (second stage); Query + Expand = Score.
-	Query, Expand float64
+	Query  float64 `json:"query"`
+	Expand float64 `json:"expand"`
+}
+
+// ViewScores holds a number per case view. In JSON it is an object keyed by
+// the views' names: {"symptoms": 0.1, "cause": 0.05, …}.
+type ViewScores [NumViews]float64
+
+// MarshalJSON writes the scores as an object keyed by view name, in view
+// order.
+func (v ViewScores) MarshalJSON() ([]byte, error) {
+	b := []byte{'{'}
+	for i, x := range v {
+		if i > 0 {
+			b = append(b, ',')
+		}
+		b = strconv.AppendQuote(b, View(i).String())
+		b = append(b, ':')
+		b = strconv.AppendFloat(b, x, 'g', -1, 64)
+	}
+	return append(b, '}'), nil
+}
+
+// UnmarshalJSON reads the object MarshalJSON writes; views it does not name
+// are 0.
+func (v *ViewScores) UnmarshalJSON(b []byte) error {
+	var m map[string]float64
+	if err := json.Unmarshal(b, &m); err != nil {
+		return err
+	}
+	*v = ViewScores{}
+	for name, x := range m {
+		var view View
+		if err := view.UnmarshalText([]byte(name)); err != nil {
+			return err
+		}
+		v[view] = x
+	}
+	return nil
+}
+
+// UnmarshalText reads a view's name ("symptoms", "cause", "response",
+// "tags"), as MarshalText writes it.
+func (v *View) UnmarshalText(b []byte) error {
+	for w := range View(NumViews) {
+		if w.String() == string(b) {
+			*v = w
+			return nil
+		}
+	}
+	return fmt.Errorf("unknown view %q", b)
+}
+
+// Top returns ex with only its n largest parts; the others are summed in
+// RestParts and RestScore, so that a hit sharing hundreds of terms stays
+// readable.
+func (ex Explanation) Top(n int) Explanation {
+	if n < 0 || len(ex.Parts) <= n {
+		return ex
+	}
+	for _, p := range ex.Parts[n:] {
+		ex.RestScore += p.Score
+	}
+	ex.RestParts += len(ex.Parts) - n
+	ex.Parts = ex.Parts[:n:n]
+	return ex
+}
+
+// whyFiller are analyzed terms too common in any text to be given as a
+// reason for a match ("right after the deploy", "take traffic", "the app"),
+// though they count in the score.
+var whyFiller = map[string]bool{
+	"right": true, "take": true, "took": true, "one": true, "not": true, "get": true, "got": true,
+	"app": true, "make": true, "use": true, "see": true, "well": true, "back": true, "thing": true,
 }
 
 // ExplainPair explains the case-to-case score of the cases at positions a
@@ -44,6 +126,11 @@ func (ix *Index) ExplainPair(a, b int) Explanation {
 func (ix *Index) ExplainMatch(r *Result, h Hit) Explanation {
 	var ex Explanation
 	e := r.ExpandWeight
+	if len(r.Expanded) > 0 && h.Doc == r.Expanded[0] {
+		// The best hit's second-stage score is its own paste score (its
+		// similarity to itself is 1): all of it is the paste's.
+		e = 0
+	}
 	ix.addShared(&ex, r.paste.q, h.Doc, nil, 1-e, "", r.paste.surface)
 	ex.Query = ex.Score
 	for i, src := range r.Expanded {
@@ -81,7 +168,9 @@ func (ix *Index) addShared(ex *Explanation, q []qterm, doc int, prof *profile, f
 			if term == "" {
 				term = ix.surfaceOf(keyTerm(k))
 			}
-			ex.Parts = append(ex.Parts, Contribution{Term: term, View: keyView(k), Score: c, Via: via})
+			t := ix.voc.terms[ix.craw[keyTerm(k)]]
+			quiet := whyFiller[t] || strings.HasPrefix(t, "<")
+			ex.Parts = append(ex.Parts, Contribution{Term: term, View: keyView(k), Score: c, Via: via, quiet: quiet})
 			ex.Score += c
 			if via == "" {
 				ex.Views[keyView(k)] += c
@@ -119,7 +208,8 @@ func (ex *Explanation) finish() {
 
 // Why returns up to n short reasons, strongest first: each term or tag
 // shared with the paste (or the other case) once, its contributions over
-// views summed; then, when the second stage of match moved the hit, one
+// views summed, filler words ("right", "take", "app"…) and class terms (a
+// hex fragment of a pod name, an IP) left out; then, when the second stage of match moved the hit, one
 // reason per best hit it was compared with, "like IL-0191: a, b, c".
 func (ex Explanation) Why(n int) []string {
 	type agg struct {
@@ -130,6 +220,9 @@ func (ex Explanation) Why(n int) []string {
 	via := map[string]map[string]*agg{}
 	var viaOrder []string
 	for _, p := range ex.Parts {
+		if p.quiet {
+			continue
+		}
 		m := direct
 		if p.Via != "" {
 			if via[p.Via] == nil {

@@ -3,6 +3,7 @@ package similarity
 import (
 	"fmt"
 	"strings"
+	"time"
 
 	"github.com/caselink/caselink/similarity/caselib"
 )
@@ -15,31 +16,37 @@ type Filter struct {
 	Until   string   // keep cases dated on or before this date (a prefix includes the whole period)
 }
 
-// Validate reports a date bound that is not YYYY, YYYY-MM or YYYY-MM-DD.
+// Validate reports a date bound that is not YYYY, YYYY-MM or YYYY-MM-DD (a
+// real month and day), and a since bound after the until bound.
 func (f Filter) Validate() error {
 	for _, d := range []struct{ name, v string }{{"since", f.Since}, {"until", f.Until}} {
-		if d.v != "" && !datePrefix(d.v) {
-			return fmt.Errorf("bad %s date %q: want YYYY, YYYY-MM or YYYY-MM-DD", d.name, d.v)
+		if d.v == "" {
+			continue
 		}
+		if err := caselib.CheckDate(d.v); err != nil {
+			return fmt.Errorf("bad %s date: %v", d.name, err)
+		}
+	}
+	if f.Since != "" && f.Until != "" && periodStart(f.Since) > periodEnd(f.Until) {
+		return fmt.Errorf("since %s is after until %s: no case can be in between", f.Since, f.Until)
 	}
 	return nil
 }
 
-// datePrefix reports whether s is YYYY, YYYY-MM or YYYY-MM-DD.
-func datePrefix(s string) bool {
-	for i, r := range s {
-		switch i {
-		case 4, 7:
-			if r != '-' {
-				return false
-			}
-		default:
-			if r < '0' || r > '9' {
-				return false
-			}
-		}
+// periodStart and periodEnd return the first and last day a valid date of
+// any precision (YYYY, YYYY-MM, YYYY-MM-DD) covers, as YYYY-MM-DD strings,
+// which compare in time order.
+func periodStart(s string) string { return s + "-01-01"[len(s)-4:] }
+
+func periodEnd(s string) string {
+	switch len(s) {
+	case 4:
+		return s + "-12-31"
+	case 7:
+		t, _ := time.Parse("2006-01", s)
+		return t.AddDate(0, 1, -1).Format("2006-01-02")
 	}
-	return len(s) == 4 || len(s) == 7 || len(s) == 10
+	return s
 }
 
 // IsZero reports whether f keeps every case.
@@ -47,8 +54,10 @@ func (f Filter) IsZero() bool {
 	return len(f.Orgs) == 0 && len(f.Domains) == 0 && f.Since == "" && f.Until == ""
 }
 
-// Keep reports whether case c passes the filter. A case without a date fails
-// any date bound.
+// Keep reports whether case c passes the filter. With a date bound, a case
+// passes only when the whole period of its date (a year, a month or a day)
+// lies within the bounds; a case without a date, or with one that is not
+// YYYY, YYYY-MM or YYYY-MM-DD, fails any date bound.
 func (f Filter) Keep(c *caselib.Case) bool {
 	if len(f.Orgs) > 0 {
 		ok := false
@@ -75,11 +84,19 @@ func (f Filter) Keep(c *caselib.Case) bool {
 			return false
 		}
 	}
-	if f.Since != "" && (c.Date == "" || c.Date < f.Since) {
-		return false
-	}
-	if f.Until != "" && (c.Date == "" || (c.Date > f.Until && !strings.HasPrefix(c.Date, f.Until))) {
-		return false
+	if f.Since != "" || f.Until != "" {
+		// A case must lie within the bounds as a whole: one dated 2024 is
+		// neither since 2024-06 nor until 2024-03, and one whose date
+		// cannot be placed is in no period at all.
+		if c.Date == "" || caselib.CheckDate(c.Date) != nil {
+			return false
+		}
+		if f.Since != "" && periodStart(c.Date) < periodStart(f.Since) {
+			return false
+		}
+		if f.Until != "" && periodEnd(c.Date) > periodEnd(f.Until) {
+			return false
+		}
 	}
 	return true
 }

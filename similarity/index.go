@@ -3,28 +3,30 @@ package similarity
 import (
 	"fmt"
 	"math"
-	"runtime"
 	"slices"
 	"strings"
 	"sync"
 
+	"github.com/caselink/caselink/internal/par"
 	"github.com/caselink/caselink/similarity/caselib"
 	"github.com/caselink/caselink/tokenize"
 )
 
 // Index holds the vectors of a library's cases and an inverted index over
-// them. An Index is immutable once built and safe for concurrent use; [Index.Update]
-// returns a new Index and leaves the old one serving.
+// them. An Index is immutable once built and safe for concurrent use;
+// [Index.Reindex] returns a new Index and leaves the old one serving.
 type Index struct {
 	cfg   Config
 	query [NumViews]float64 // cfg.Query, normalized
-	// rel weighs case-to-case scores for relate and dupes (cfg.Views), exp
-	// for the second stage of match (cfg.ExpandViews); they may be the same.
+	// rel weighs case-to-case scores for relate and dupes (cfg.Views,
+	// cfg.TagKinds), exp for the second stage of match (cfg.Views,
+	// cfg.ExpandTagKinds); they may be the same.
 	rel, exp *profile
 	an       *tokenize.Analyzer
 	voc      *vocabulary
 
 	cases []*caselib.Case
+	src   []Document // what was indexed, for Reindex to tell changed documents
 	docs  []analyzed
 	byID  map[string]int
 
@@ -44,10 +46,10 @@ type Index struct {
 	vstart []int
 	vkey   []uint32
 	vval   []float32 // raw weights, before length normalization
-	// mw are the weights pastes are matched against (Config.Pivot,
-	// Config.MatchTagKinds), rw those of relate and dupes (Config.RelatePivot,
-	// Config.TagKinds); the second stage of match has its own in exp.w
-	// (Config.ExpandTagKinds). Equal sets are shared.
+	// mw are the weights pastes are matched against (saturated term
+	// frequencies, the tags of exp.w), rw those of relate and dupes
+	// (Config.Pivot, Config.TagKinds); the second stage of match has its
+	// own in exp.w (Config.ExpandTagKinds), shared with rw when equal.
 	mw, rw *weights
 
 	// Postings: key k lists the cases pdoc[pstart[k]:pstart[k+1]], ascending,
@@ -66,36 +68,51 @@ type Index struct {
 	scorers sync.Pool // *scorer, sized for this index
 }
 
-// Build analyzes and indexes cases with cfg. Case ids must be unique.
-func Build(cases []*caselib.Case, cfg Config) (*Index, error) {
-	return BuildProgress(cases, cfg, nil)
+// Build analyzes and indexes docs with cfg, in their order (the library
+// order of [Index.Case]). Each document needs its Case, and case ids must be
+// unique. [Documents] makes the documents of a library's cases; [BuildCases]
+// does both steps.
+func Build(docs []Document, cfg Config) (*Index, error) {
+	return BuildProgress(docs, cfg, nil)
+}
+
+// BuildCases indexes cases with cfg: Build of their [Documents].
+func BuildCases(cases []*caselib.Case, cfg Config) (*Index, error) {
+	return Build(Documents(cases), cfg)
 }
 
 // BuildProgress is Build that calls progress, when not nil, now and then
-// with the number of cases analyzed so far (never concurrently); analysis
-// is most of the time of a build.
-func BuildProgress(cases []*caselib.Case, cfg Config, progress func(done int)) (*Index, error) {
-	ix := &Index{
-		cfg:  cfg,
-		an:   tokenize.New(cfg.Analyzer),
-		voc:  newVocabulary(),
-		byID: make(map[string]int, len(cases)),
+// with the number of documents analyzed so far (never concurrently);
+// analysis is most of the time of a build.
+func BuildProgress(docs []Document, cfg Config, progress func(done int)) (*Index, error) {
+	ix := &Index{cfg: cfg, an: tokenize.New(cfg.Analyzer), voc: newVocabulary()}
+	if err := ix.setDocuments(docs); err != nil {
+		return nil, err
 	}
-	ix.query = normalized(cfg.Query)
-	ix.cases = slices.Clone(cases)
-	for i, c := range ix.cases {
-		if j, dup := ix.byID[c.ID]; dup {
-			return nil, fmt.Errorf("case id %q appears twice (%s and %s)", c.ID, locString(ix.cases[j]), locString(c))
-		}
-		ix.byID[c.ID] = i
-	}
-	docs := make([]Document, len(cases))
-	for i, c := range cases {
-		docs[i] = NewDocument(c)
-	}
-	ix.docs = analyzeDocs(ix.an, ix.voc, docs, 0, progress)
+	ix.docs = analyzeDocs(ix.an, ix.voc, docs, nil, progress)
 	ix.reweigh()
 	return ix, nil
+}
+
+// setDocuments sets the index's documents, cases and ids, checking that
+// every document has a case and that ids are unique.
+func (ix *Index) setDocuments(docs []Document) error {
+	ix.src = slices.Clone(docs)
+	ix.cases = make([]*caselib.Case, len(docs))
+	ix.docs = make([]analyzed, len(docs))
+	ix.byID = make(map[string]int, len(docs))
+	for i, d := range docs {
+		c := d.Case
+		if c == nil {
+			return fmt.Errorf("document %d has no case", i)
+		}
+		if j, dup := ix.byID[c.ID]; dup {
+			return fmt.Errorf("case id %q appears twice (%s and %s)", c.ID, locString(ix.cases[j]), locString(c))
+		}
+		ix.byID[c.ID] = i
+		ix.cases[i] = c
+	}
+	return nil
 }
 
 func locString(c *caselib.Case) string {
@@ -141,7 +158,7 @@ func keyTerm(k uint32) uint32 { return k / uint32(NumViews) }
 
 // reweigh computes everything that depends on the whole library — the
 // canonical vocabulary, idf, the weighted case vectors, the postings and the
-// cases' day numbers for the date priors — from the analyzed cases. Build and Update both end here, so an updated
+// cases' day numbers for the date priors — from the analyzed cases. Build and Reindex both end here, so a reindexed
 // index is identical to one built from scratch.
 func (ix *Index) reweigh() {
 	n := len(ix.docs)
@@ -218,12 +235,12 @@ func (ix *Index) reweigh() {
 			avgLen[v] /= float64(withView[v])
 		}
 	}
-	used := make([]int, n) // entries kept per case: tags of a kind weighted 0 are dropped
-	parallel(n, func(lo, hi int) {
-		var pack []uint64
+	used := make([]int, n)                         // entries kept per case: tags of a kind weighted 0 are dropped
+	packs := make([][]uint64, par.Workers(n, 256)) // scratch per worker
+	par.For(n, 256, func(w, lo, hi int) {
 		for i := lo; i < hi; i++ {
-			pack = ix.weighDoc(i, &avgLen, &norms[i], pack[:0])
-			used[i] = len(pack)
+			packs[w] = ix.weighDoc(i, &norms[i], packs[w][:0])
+			used[i] = len(packs[w])
 		}
 	})
 	ix.compactVectors(used)
@@ -243,22 +260,17 @@ func (ix *Index) reweigh() {
 			pivot[v] /= float64(count[v])
 		}
 	}
-	ix.rw = ix.normalize(ix.cfg.RelatePivot, &pivot, norms)
-	ix.mw = ix.rw
-	if ix.cfg.MatchTagKinds != ix.cfg.TagKinds {
-		ix.mw = ix.reweighTags(ix.cfg.MatchTagKinds, ix.cfg.Pivot, &pivot, norms)
-	} else if ix.cfg.Pivot != ix.cfg.RelatePivot {
-		ix.mw = ix.normalize(ix.cfg.Pivot, &pivot, norms)
-	}
+	ix.rw = ix.normalize(ix.cfg.Pivot, &pivot, norms)
 	ix.rel = newProfile(ix.shrinkText(ix.cfg.Views), norms, ix.rw)
-	ew := ix.rw
-	if ix.cfg.ExpandTagKinds != ix.cfg.TagKinds {
-		ew = ix.reweighTags(ix.cfg.ExpandTagKinds, ix.cfg.RelatePivot, &pivot, norms)
-	}
 	ix.exp = ix.rel
-	if ev := ix.shrinkText(ix.cfg.ExpandViews); ev != ix.rel.views || ew != ix.rw {
-		ix.exp = newProfile(ev, norms, ew)
+	if ix.cfg.ExpandTagKinds != ix.cfg.TagKinds {
+		ix.exp = newProfile(ix.rel.views, norms, ix.reweighTags(ix.cfg.ExpandTagKinds, ix.cfg.Pivot, &pivot, norms))
 	}
+	// Pastes: the tags as the second stage weighs them, the text by
+	// saturated term frequency.
+	ix.mw = &weights{vval: slices.Clone(ix.exp.w.vval), vnorm: make([]float32, n)}
+	ix.saturate(ix.mw, &avgLen)
+	ix.query = ix.shrinkText(ix.cfg.Query)
 	ix.vval = nil // the raw weights are no longer needed
 	ix.buildPostings()
 	ix.buildTagRules()
@@ -323,7 +335,7 @@ type weights struct {
 func (ix *Index) normalize(s float64, pivot *[NumViews]float64, norms [][NumViews]float64) *weights {
 	n := len(ix.docs)
 	w := &weights{vval: make([]float32, len(ix.vval)), vnorm: make([]float32, n)}
-	parallel(n, func(lo, hi int) {
+	par.For(n, 256, func(_, lo, hi int) {
 		for i := lo; i < hi; i++ {
 			var div [NumViews]float64
 			for v, x := range norms[i] {
@@ -345,9 +357,8 @@ func (ix *Index) normalize(s float64, pivot *[NumViews]float64, norms [][NumView
 
 // weighDoc writes case i's raw weights (before normalization) into vkey/vval
 // in key order and returns each view's norm in norms.
-func (ix *Index) weighDoc(i int, avgLen *[textViews]float64, norms *[NumViews]float64, pack []uint64) []uint64 {
+func (ix *Index) weighDoc(i int, norms *[NumViews]float64, pack []uint64) []uint64 {
 	d := &ix.docs[i]
-	cfg := &ix.cfg
 	for _, e := range d.ents {
 		c := ix.canon[e.raw()] - 1
 		v := e.view()
@@ -358,17 +369,7 @@ func (ix *Index) weighDoc(i int, avgLen *[textViews]float64, norms *[NumViews]fl
 				continue
 			}
 		} else {
-			tf := float64(e.tf())
-			switch cfg.Weighting {
-			case BM25:
-				lnorm := 1 - cfg.B
-				if avgLen[v] > 0 {
-					lnorm += cfg.B * float64(d.length[v]) / avgLen[v]
-				}
-				w *= tf * (cfg.K1 + 1) / (tf + cfg.K1*lnorm)
-			default:
-				w *= 1 + math.Log(tf)
-			}
+			w *= 1 + math.Log(float64(e.tf()))
 		}
 		norms[v] += w * w
 		pack = append(pack, uint64(ix.key(c, v))<<32|uint64(math.Float32bits(float32(w))))
@@ -383,6 +384,50 @@ func (ix *Index) weighDoc(i int, avgLen *[textViews]float64, norms *[NumViews]fl
 		ix.vval[base+j] = math.Float32frombits(uint32(p))
 	}
 	return pack
+}
+
+// saturate replaces the text weights of w by BM25's saturated term
+// frequency, scaled into [0, 1):
+//
+//	sat = tf / (tf + K1·(1 − B + B·len/avglen))
+//
+// where len is the length of the case's view and avglen the mean over the
+// library, and recomputes the case norms. A paste is an idf-weighted share
+// of terms (see analyzePaste), so its score against a view is BM25 divided
+// by the paste's largest possible BM25 score. Tags keep their weights.
+func (ix *Index) saturate(w *weights, avgLen *[textViews]float64) {
+	k1, b := ix.cfg.K1, ix.cfg.B
+	n := len(ix.docs)
+	par.For(n, 256, func(_, lo, hi int) {
+		for i := lo; i < hi; i++ {
+			d := &ix.docs[i]
+			var lnorm [textViews]float64
+			for v := range textViews {
+				lnorm[v] = 1 - b
+				if avgLen[v] > 0 {
+					lnorm[v] += b * float64(d.length[v]) / avgLen[v]
+				}
+			}
+			// Entries and the analyzed terms are both in key order once
+			// weighed; look each entry's tf up by its key.
+			tf := make(map[uint32]int, len(d.ents))
+			for _, e := range d.ents {
+				if e.view() != Tags {
+					tf[ix.key(ix.canon[e.raw()]-1, e.view())] = e.tf()
+				}
+			}
+			var n2 float64
+			for j := ix.vstart[i]; j < ix.vstart[i+1]; j++ {
+				k := ix.vkey[j]
+				if v := keyView(k); v != Tags {
+					t := float64(tf[k])
+					w.vval[j] = float32(t / (t + k1*lnorm[v]))
+				}
+				n2 += float64(w.vval[j]) * float64(w.vval[j])
+			}
+			w.vnorm[i] = float32(math.Sqrt(n2) * (1 + 1e-6))
+		}
+	})
 }
 
 // compactVectors closes the gaps left where a case kept fewer entries than
@@ -499,24 +544,4 @@ func (p *profile) maxScaled(ix *Index) {
 // idf is the smoothed inverse document frequency ln((1+n)/(1+df)) + 1.
 func idf(n, df int) float64 {
 	return math.Log(float64(1+n)/float64(1+df)) + 1
-}
-
-// parallel runs f over [0, n) split into contiguous ranges, one per core.
-func parallel(n int, f func(lo, hi int)) {
-	workers := min(runtime.GOMAXPROCS(0), max(1, n/256))
-	if workers <= 1 {
-		f(0, n)
-		return
-	}
-	var wg sync.WaitGroup
-	step := (n + workers - 1) / workers
-	for lo := 0; lo < n; lo += step {
-		hi := min(n, lo+step)
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			f(lo, hi)
-		}()
-	}
-	wg.Wait()
 }

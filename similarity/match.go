@@ -23,18 +23,32 @@ type Query struct {
 // second stage did, which [Index.ExplainMatch] needs to explain a hit.
 type Result struct {
 	Hits []Hit
-	// Expanded are the positions of the first-pass hits the second stage
-	// re-ranked by (empty when it did not run). A case's second-stage score
-	// is Σ ExpandedWeight[i]·sim(case, Expanded[i]); each weight is the hit's
-	// share of the sources' scores times its own first-pass score.
+	// Expanded holds the position of the best first-pass hit, which the
+	// second stage re-ranked by (empty when it did not run), and
+	// ExpandedWeight that hit's first-pass score: a case's second-stage
+	// score is ExpandedWeight[0]·sim(case, Expanded[0]).
 	Expanded       []int
 	ExpandedWeight []float64
 	// ExpandWeight is the weight e the second stage got for this query
-	// (Config.Expand; 0 when it did not run). A weak best hit lends little
-	// through its own score, which is part of ExpandedWeight.
+	// (Config.Expand; 0 when it did not run): a hit's score is (1−e) times
+	// its paste score plus e times its second-stage score.
 	ExpandWeight float64
 
-	paste paste
+	paste  paste
+	likeID string // case id of Expanded[0]
+}
+
+// Split says how much of a hit's score came from the paste itself and how
+// much from the second stage, as the similarity of the hit to the best hit
+// (like, that hit's case id; "" when the second stage did not move it).
+// The two parts sum to the hit's score. The best hit's score is its own
+// paste score, so it is all paste.
+func (r *Result) Split(h Hit) (paste, neighbour float64, like string) {
+	if r.ExpandWeight == 0 || len(r.Expanded) == 0 || h.Doc == r.Expanded[0] {
+		return h.Score, 0, ""
+	}
+	paste = (1 - r.ExpandWeight) * h.First
+	return paste, max(h.Score-paste, 0), r.likeID
 }
 
 // paste is an analyzed pasted text as a query vector.
@@ -44,10 +58,20 @@ type paste struct {
 	tags    []uint32          // inferred tags, canonical ids
 }
 
-// analyzePaste turns text into a query vector: sublinear TF-IDF over its
-// terms, L2-normalized (terms the library has never seen count in the norm,
-// so a paste that is mostly unknown words scores low), spread over the text
-// views with the Config.Query weights, plus the inferred tags.
+// analyzePaste turns text into a query vector spread over the text views
+// with the Config.Query weights, plus the inferred tags.
+//
+// Each term weighs (1 + ln tf)·idf, divided by the sum over the paste, so
+// that a weight is the term's share of the paste; terms the library has never
+// seen count in the sum, so a paste that is mostly unknown words scores low.
+// A case's text views hold saturated term frequencies (see saturate), so a
+// paste's score against a view is BM25 divided by the paste's best possible
+// BM25 score, and lies in [0, 1].
+//
+// An inferred tag weighs what its evidence weighs: the share of the paste
+// that its words carry. A tag inferred from one common word of a long paste
+// counts for little; a paste that is nothing but "OOMKilled" gives
+// symptom:oom-killed its whole weight.
 func (ix *Index) analyzePaste(text string) paste {
 	p := paste{surface: make(map[uint32]string)}
 	terms := ix.an.Analyze(text)
@@ -56,22 +80,23 @@ func (ix *Index) analyzePaste(text string) paste {
 		tf[t.Text]++
 	}
 	n := len(ix.cases)
-	var norm2 float64
-	type tw struct {
-		canon uint32
-		w     float64
-	}
-	var known []tw
+	var norm float64
+	weight := make(map[string]float64, len(tf)) // analyzed term → its weight
 	for term, c := range tf {
 		w := 1 + math.Log(float64(c))
-		canon := ix.canonOf(term)
-		if canon == 0 {
+		if canon := ix.canonOf(term); canon == 0 {
 			w *= idf(n, 0)
 		} else {
 			w *= float64(ix.idf[canon-1])
-			known = append(known, tw{canon - 1, w})
 		}
-		norm2 += w * w
+		weight[term] = w
+		norm += w
+	}
+	if norm == 0 {
+		return p
+	}
+	for term, w := range weight {
+		weight[term] = w / norm
 	}
 	for _, t := range terms {
 		if c := ix.canonOf(t.Text); c != 0 {
@@ -80,29 +105,34 @@ func (ix *Index) analyzePaste(text string) paste {
 			}
 		}
 	}
-	if norm2 > 0 {
-		inv := 1 / math.Sqrt(norm2)
-		for _, t := range known {
-			for v := range textViews {
-				if qw := ix.query[v]; qw > 0 {
-					p.q = append(p.q, qterm{ix.key(t.canon, View(v)), float32(qw * t.w * inv)})
-				}
+	for term, w := range weight {
+		canon := ix.canonOf(term)
+		if canon == 0 {
+			continue
+		}
+		for v := range textViews {
+			if qw := ix.query[v]; qw > 0 {
+				p.q = append(p.q, qterm{ix.key(canon-1, View(v)), float32(qw * w)})
 			}
 		}
 	}
 	if ix.cfg.InferTags && ix.query[Tags] > 0 {
-		present := make(map[string]struct{}, len(tf))
-		for term := range tf {
-			present[term] = struct{}{}
-		}
-		p.tags = ix.inferTags(present)
+		var tags []qterm
 		var t2 float64
-		for _, c := range p.tags {
-			t2 += float64(ix.idf[c]) * float64(ix.idf[c])
+		for _, r := range ix.inferTags(weight) {
+			var e float64
+			for _, x := range r.words {
+				e += weight[x]
+			}
+			tags = append(tags, qterm{ix.key(r.canon, Tags), float32(e)})
+			p.tags = append(p.tags, r.canon)
+			t2 += e * e
 		}
-		for _, c := range p.tags {
-			w := ix.query[Tags] * float64(ix.idf[c]) / math.Sqrt(t2)
-			p.q = append(p.q, qterm{ix.key(c, Tags), float32(w)})
+		// Several tags may rest on the same words: the tag part never
+		// weighs more than the paste itself.
+		scale := ix.query[Tags] / max(1, math.Sqrt(t2))
+		for _, t := range tags {
+			p.q = append(p.q, qterm{t.key, float32(scale * float64(t.w))})
 		}
 	}
 	slices.SortFunc(p.q, func(a, b qterm) int { return cmp.Compare(a.key, b.key) })
@@ -135,10 +165,10 @@ func (ix *Index) accept(exclude []string, f Filter) func(int) bool {
 // Match ranks the cases of the library against a pasted text. Hits are best
 // first, ties by case id; scores are in [0, 1].
 func (ix *Index) Match(q Query) *Result {
-	k := max(q.K, 1)
+	k := ix.clampK(max(q.K, 1))
 	res := &Result{paste: ix.analyzePaste(q.Text)}
 	accept := ix.accept(q.Exclude, q.Filter)
-	expand := ix.cfg.Expand > 0 && ix.cfg.ExpandHits > 0 && (q.Candidates == nil || ix.cfg.RerankExpand)
+	expand := ix.cfg.Expand > 0 && (q.Candidates == nil || ix.cfg.RerankExpand)
 	pool := k
 	if expand {
 		pool = max(k, ix.cfg.ExpandPool)
@@ -203,45 +233,29 @@ func (ix *Index) rerank(q []qterm, candidates []string, accept func(int) bool) [
 	return hits
 }
 
-// expandTie is how close (as a fraction of the best score) a further hit must
-// come to the best one to feed the second stage as well.
-const expandTie = 0.9
-
 // expand is the second stage of match: it re-ranks the first-pass hits, and
-// the best hit's nearest neighbours, by a blend of their query score and
-// their similarity to the best hits' full case vectors (tags included).
+// the best hit's nearest neighbours, by a blend of their paste score and
+// their similarity to the best hit's full case vector (tags included).
 func (ix *Index) expand(res *Result, first []Hit, k, pool int, accept func(int) bool, rerankOnly bool) []Hit {
 	e := ix.cfg.Expand
-	// Expand through the best hit, and through the next ones only while they
-	// tie closely with it: a clear winner is a trusted proxy for the paste, a
-	// close race is not.
-	src := first[:1]
-	for len(src) < min(ix.cfg.ExpandHits, len(first)) && first[len(src)].Score >= expandTie*first[0].Score {
-		src = first[:len(src)+1]
-	}
-	var total float64
-	for _, h := range src {
-		total += h.Score
-	}
-	if e <= 0 || total <= 0 {
+	best := first[0]
+	if e <= 0 || best.Score <= 0 {
 		return first
 	}
 	res.ExpandWeight = e
-	srcQ := make([][]qterm, len(src))
-	for i, h := range src {
-		res.Expanded = append(res.Expanded, h.Doc)
-		// A case's similarity to a best hit counts in proportion to how
-		// well that hit matched the paste: s(hit)·sim(case, hit) estimates
-		// the case's similarity to the paste through the hit, so the best
-		// hit keeps its own score and a weak first pass expands little.
-		res.ExpandedWeight = append(res.ExpandedWeight, h.Score*h.Score/total)
-		srcQ[i] = ix.caseQuery(h.Doc, ix.exp, nil)
-	}
+	// A case's similarity to the best hit counts in proportion to how well
+	// that hit matched the paste: s(best)·sim(case, best) estimates the
+	// case's similarity to the paste through the best hit, so the best hit
+	// keeps its own score and a weak first pass lends little.
+	res.Expanded = []int{best.Doc}
+	res.likeID = best.ID
+	res.ExpandedWeight = []float64{best.Score}
+	srcQ := ix.caseQuery(best.Doc, ix.exp, nil)
 	final := func(h *Hit) {
-		var sim float64
-		for i, q := range srcQ {
-			sim += res.ExpandedWeight[i] * ix.exact(q, h.Doc, ix.exp)
+		if h.Doc == best.Doc {
+			return // the best hit keeps its own paste score
 		}
+		sim := best.Score * ix.exact(srcQ, h.Doc, ix.exp)
 		h.Score = min(max((1-e)*h.First+e*sim, 0), 1)
 	}
 	out := make([]Hit, len(first), len(first)+pool)
@@ -254,7 +268,7 @@ func (ix *Index) expand(res *Result, first []Hit, k, pool int, accept func(int) 
 	}
 	if !rerankOnly {
 		if minSim := ix.neighbourBar(res, out, first, k, pool); minSim <= 1 {
-			near := ix.search(&search{q: srcQ[0], prof: ix.exp, k: pool, minScore: minSim, accept: accept})
+			near := ix.search(&search{q: srcQ, prof: ix.exp, k: pool, minScore: minSim, accept: accept})
 			for _, h := range near {
 				if !seen[h.Doc] {
 					s := ix.exact(res.paste.q, h.Doc, nil)
@@ -294,11 +308,7 @@ func (ix *Index) neighbourBar(res *Result, scored, first []Hit, k, pool int) flo
 		outside = first[len(first)-1].Score
 	}
 	e := res.ExpandWeight
-	rest := 0.0
-	for _, w := range res.ExpandedWeight[1:] {
-		rest += w
-	}
-	bar := (fk - (1-e)*outside - e*rest) / (e * res.ExpandedWeight[0])
+	bar := (fk - (1-e)*outside) / (e * res.ExpandedWeight[0])
 	return max(0, bar-slack)
 }
 
@@ -307,7 +317,7 @@ func (ix *Index) neighbourBar(res *Result, scored, first []Hit, k, pool int) flo
 // case-to-case similarity times the mild date prior of relate
 // (Config.RelateDate), which favours cases of the same weeks.
 func (ix *Index) Related(doc, k int, minScore float64) []Hit {
-	return ix.nearestOf(doc, k, minScore, ix.relPrior)
+	return ix.nearestOf(doc, ix.clampK(k), minScore, ix.relPrior)
 }
 
 // nearestOf runs nearest with a scorer of the pool.

@@ -89,7 +89,7 @@ func bruteMatch(ix *Index, p paste, k int) []Hit {
 // Pruning must never change a result: every case's top k equals a brute-force
 // scan of the whole library, for several k and score floors.
 func TestPruningIsExact(t *testing.T) {
-	ix, err := Build(synthLibrary(600, 7), DefaultConfig())
+	ix, err := BuildCases(synthLibrary(600, 7), DefaultConfig())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -153,7 +153,7 @@ func TestRelateExactAtScale(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	ix, err := Build(lib.Cases, DefaultConfig())
+	ix, err := BuildCases(lib.Cases, DefaultConfig())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -180,7 +180,7 @@ func TestRelateExactAtScale(t *testing.T) {
 // similarity they would need to reach the top k: the answer must be the
 // same as when it searches them all.
 func TestNeighbourBarChangesNothing(t *testing.T) {
-	ix, err := Build(synthLibrary(800, 5), DefaultConfig())
+	ix, err := BuildCases(synthLibrary(800, 5), DefaultConfig())
 	if err != nil {
 		t.Fatal(err)
 	}

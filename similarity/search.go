@@ -5,7 +5,8 @@ import (
 	"math"
 	"runtime"
 	"slices"
-	"sync"
+
+	"github.com/caselink/caselink/internal/par"
 )
 
 // qterm is one weighted key of a query vector.
@@ -85,16 +86,62 @@ const slack = 1e-5
 // exact: terms are accumulated largest upper bound first, and once the terms
 // left cannot lift an unseen case to the k-th best score, they are added only
 // to the cases that can still make it (MaxScore-style pruning).
+//
+// A run has named phases, each a method of pass: order the terms by the most
+// they can add (weighting), accumulate postings until the cut (traversal),
+// screen the touched cases through the filter and the date prior into the
+// top k or the candidates (collection), complete the candidates' sums, and
+// rescore the winners exactly.
 func (ix *Index) run(sc *scorer, s *search) []Hit {
 	if s.k <= 0 || len(s.q) == 0 {
 		return nil
 	}
-	wt := ix.weightsFor(s.prof)
-	maxw := wt.pmax
+	p := pass{ix: ix, sc: sc, wt: ix.weightsFor(s.prof), tail: sc.tail[:0], top: topHeap{k: s.k + extraHits}}
+	p.orderTerms(s)
+	p.accumulate(s)
+	p.screen(s)
+	if p.cut < len(p.order) {
+		if ix.cheaperToAccumulate(p.cands, p.order[p.cut:], s) {
+			p.completeByPostings(s)
+		} else {
+			p.completeByVectors(s.k)
+		}
+	}
+	hits := p.top.h
+	p.release()
+	return ix.rescore(s, hits)
+}
+
+// pass is the state of one run, shared by its phases. (The search itself is
+// passed to each phase, not kept here: a pass hands its buffers back to the
+// scorer, and escape analysis would then move the search to the heap.)
+type pass struct {
+	ix *Index
+	sc *scorer
+	wt *weights
+
+	order []qterm   // the query's terms, largest upper bound first
+	rem   []float64 // rem[i] bounds what the terms order[i:] can add to a score
+	left  int       // postings in the search's range not yet read
+	cut   int       // order[:cut] are accumulated for every case; order[cut:] is the tail
+	theta float64   // the bar a case must clear: minScore, raised as the k-th best rises
+
+	touched  []uint32 // cases with a partial sum in sc.acc
+	tail     []qterm  // order[cut:] sorted by key
+	tailNorm float64  // ‖tail‖
+	cands    []cand   // cases that may still make the top k once their sums are complete
+	top      topHeap
+}
+
+// orderTerms sorts the query's terms by their upper bound (weight × largest
+// posting), largest first, ties by key, and sums the bounds of each suffix.
+func (p *pass) orderTerms(s *search) {
+	ix := p.ix
+	maxw := p.wt.pmax
 	if s.prof != nil {
 		maxw = s.prof.pmax
 	}
-	order := append(sc.order[:0], s.q...)
+	order := append(p.sc.order[:0], s.q...)
 	ub := func(t qterm) float64 { return float64(t.w) * float64(maxw[t.key]) }
 	slices.SortFunc(order, func(a, b qterm) int {
 		if c := cmp.Compare(ub(b), ub(a)); c != 0 {
@@ -102,39 +149,45 @@ func (ix *Index) run(sc *scorer, s *search) []Hit {
 		}
 		return cmp.Compare(a.key, b.key)
 	})
-	rem := slices.Grow(sc.rem[:0], len(order)+1)[:len(order)+1]
+	rem := slices.Grow(p.sc.rem[:0], len(order)+1)[:len(order)+1]
 	rem[len(order)] = 0
-	left := 0 // postings still to read
 	for i := len(order) - 1; i >= 0; i-- {
 		rem[i] = rem[i+1] + ub(order[i])
 		lo, hi := ix.span(order[i].key, s)
-		left += hi - lo
+		p.left += hi - lo
 	}
-	theta := s.minScore
+	p.order, p.rem, p.cut, p.theta = order, rem, len(order), s.minScore
+}
+
+// accumulate adds the terms' postings into the accumulator, in order, until
+// the terms left cannot lift a case that none has touched to the bar: that
+// is the cut. Long postings are where the cut is tried, and where the bar is
+// raised to the k-th best partial sum when that is worth a pass.
+func (p *pass) accumulate(s *search) {
+	ix := p.ix
 	lastRem := math.Inf(1)
-	cut := len(order)
-	acc, touched := sc.acc, sc.touched[:0]
-	for i, t := range order {
+	acc, touched := p.sc.acc, p.sc.touched[:0]
+	for i, t := range p.order {
 		lo, hi := ix.span(t.key, s)
 		if i > 0 && hi-lo >= 64 {
-			if rem[i] < theta-slack {
-				cut = i
+			if p.rem[i] < p.theta-slack {
+				p.cut = i
 				break
 			}
 			// Raising the bar costs a pass over the cases touched so far;
 			// it is worth it only when much more is left to read.
-			if rem[i] < 0.4*lastRem && len(touched) >= s.k && left > 2*len(touched) {
-				lastRem = rem[i]
-				theta = max(theta, ix.kthLowerBound(sc, touched, s))
-				if rem[i] < theta-slack {
-					cut = i
+			if p.rem[i] < 0.4*lastRem && len(touched) >= s.k && p.left > 2*len(touched) {
+				lastRem = p.rem[i]
+				p.theta = max(p.theta, ix.kthLowerBound(p.sc, touched, s))
+				if p.rem[i] < p.theta-slack {
+					p.cut = i
 					break
 				}
 			}
 		}
-		left -= hi - lo
+		p.left -= hi - lo
 		w := t.w
-		docs, vals := ix.pdoc[lo:hi], wt.pval[lo:hi]
+		docs, vals := ix.pdoc[lo:hi], p.wt.pval[lo:hi]
 		for j, d := range docs {
 			if acc[d] == 0 {
 				touched = append(touched, d)
@@ -142,25 +195,21 @@ func (ix *Index) run(sc *scorer, s *search) []Hit {
 			acc[d] += w * vals[j]
 		}
 	}
-	// The terms not accumulated, by key, for exact completion of candidates.
-	tail := append(sc.tail[:0], order[cut:]...)
-	slices.SortFunc(tail, func(a, b qterm) int { return cmp.Compare(a.key, b.key) })
-	var tailNorm float64
-	for _, t := range tail {
-		tailNorm += float64(t.w) * float64(t.w)
+	p.touched = touched
+}
+
+// screen passes each touched case through the search's filter and scales
+// its partial sum (by the profile's case scale and the date prior). Without
+// a cut the sums are final and go straight to the top k; with one, the cases
+// whose bound can still reach the bar become candidates.
+func (p *pass) screen(s *search) {
+	ix, acc := p.ix, p.sc.acc
+	all := p.cut == len(p.order)
+	if !all {
+		p.prepareTail()
 	}
-	tailNorm = math.Sqrt(tailNorm)
-	top := topHeap{k: s.k + extraHits}
-	if len(tail) > 0 {
-		if len(sc.dense) < len(ix.pstart)-1 {
-			sc.dense = make([]float32, len(ix.pstart)-1)
-		}
-		for _, t := range tail {
-			sc.dense[t.key] = t.w
-		}
-	}
-	cands := sc.cands[:0]
-	for _, d := range touched {
+	cands := p.sc.cands[:0]
+	for _, d := range p.touched {
 		doc := int(d)
 		if s.accept != nil && !s.accept(doc) {
 			continue
@@ -173,81 +222,124 @@ func (ix *Index) run(sc *scorer, s *search) []Hit {
 			f *= s.dated.factor(doc)
 		}
 		lb := float64(acc[d]) * f
-		if cut == len(order) {
-			if lb >= theta-slack {
-				top.push(Hit{Doc: doc, ID: ix.cases[doc].ID, Score: lb})
+		if all {
+			if lb >= p.theta-slack {
+				p.top.push(Hit{Doc: doc, ID: ix.cases[doc].ID, Score: lb})
 			}
 			continue
 		}
-		// Cauchy–Schwarz: the tail adds at most ‖tail‖·‖case‖.
-		if lb+min(rem[cut], tailNorm*float64(wt.vnorm[d])*f) >= theta-slack {
+		if lb+p.tailBound(d, f) >= p.theta-slack {
 			cands = append(cands, cand{doc: d, lb: lb, f: f})
 		}
 	}
-	if cut < len(order) && ix.cheaperToAccumulate(cands, order[cut:], s) {
-		// Reading the rest of the postings costs less than reading the
-		// candidates' vectors (typical of a short paste): finish the sums
-		// the plain way, for the candidates only.
-		if len(sc.mark) < len(ix.cases) {
-			sc.mark = make([]bool, len(ix.cases))
-		}
-		mark := sc.mark
-		for _, c := range cands {
-			mark[c.doc] = true
-		}
-		for _, t := range order[cut:] {
-			lo, hi := ix.span(t.key, s)
-			w := t.w
-			docs, vals := ix.pdoc[lo:hi], wt.pval[lo:hi]
-			for j, d := range docs {
-				if mark[d] {
-					acc[d] += w * vals[j]
-				}
-			}
-		}
-		for _, c := range cands {
-			mark[c.doc] = false
-			if score := float64(acc[c.doc]) * c.f; score >= theta-slack {
-				top.push(Hit{Doc: int(c.doc), ID: ix.cases[c.doc].ID, Score: score})
-			}
-		}
-	} else if cut < len(order) {
-		// Complete the most promising candidates first: once their exact
-		// scores fill the top k, the bar rises and most of the others fall
-		// below it on their bounds alone, without reading their vectors.
-		first := min(len(cands), 4*(s.k+extraHits))
-		selectBest(cands, first)
-		complete := func(c cand) {
-			if c.lb+min(rem[cut], tailNorm*float64(wt.vnorm[c.doc])*c.f) < theta-slack {
-				return
-			}
-			score := c.lb + ix.dotDense(sc.dense, int(c.doc), wt)*c.f
-			if score < theta-slack {
-				return
-			}
-			top.push(Hit{Doc: int(c.doc), ID: ix.cases[c.doc].ID, Score: score})
-			if top.full() { // the worst kept is a lower bound of the k-th best
-				theta = max(theta, top.worst().Score*(1-1e-6))
-			}
-		}
-		for _, c := range cands[:first] {
-			complete(c)
-		}
-		for _, c := range cands[first:] {
-			if c.lb+rem[cut] >= theta-slack {
-				complete(c)
+	p.cands = cands
+}
+
+// prepareTail sorts the terms after the cut by key, takes their norm and
+// spreads their weights densely by key, for completing candidates.
+func (p *pass) prepareTail() {
+	ix, sc := p.ix, p.sc
+	tail := append(p.tail, p.order[p.cut:]...)
+	slices.SortFunc(tail, func(a, b qterm) int { return cmp.Compare(a.key, b.key) })
+	var n2 float64
+	for _, t := range tail {
+		n2 += float64(t.w) * float64(t.w)
+	}
+	p.tail, p.tailNorm = tail, math.Sqrt(n2)
+	if len(sc.dense) < len(ix.pstart)-1 {
+		sc.dense = make([]float32, len(ix.pstart)-1)
+	}
+	for _, t := range tail {
+		sc.dense[t.key] = t.w
+	}
+}
+
+// tailBound is the most the tail can add to case d's scaled sum: the sum of
+// the tail's upper bounds, or by Cauchy–Schwarz ‖tail‖·‖case‖, the smaller.
+func (p *pass) tailBound(d uint32, f float64) float64 {
+	return min(p.rem[p.cut], p.tailNorm*float64(p.wt.vnorm[d])*f)
+}
+
+// completeByPostings finishes the candidates' sums by reading the tail's
+// postings, for the candidates only: the way when that costs less than
+// reading their vectors (typical of a short paste).
+func (p *pass) completeByPostings(s *search) {
+	ix, sc := p.ix, p.sc
+	if len(sc.mark) < len(ix.cases) {
+		sc.mark = make([]bool, len(ix.cases))
+	}
+	acc, mark := sc.acc, sc.mark
+	for _, c := range p.cands {
+		mark[c.doc] = true
+	}
+	for _, t := range p.order[p.cut:] {
+		lo, hi := ix.span(t.key, s)
+		w := t.w
+		docs, vals := ix.pdoc[lo:hi], p.wt.pval[lo:hi]
+		for j, d := range docs {
+			if mark[d] {
+				acc[d] += w * vals[j]
 			}
 		}
 	}
-	sc.cands = cands[:0]
-	for _, t := range tail {
+	for _, c := range p.cands {
+		mark[c.doc] = false
+		if score := float64(acc[c.doc]) * c.f; score >= p.theta-slack {
+			p.top.push(Hit{Doc: int(c.doc), ID: ix.cases[c.doc].ID, Score: score})
+		}
+	}
+}
+
+// completeByVectors finishes the candidates' sums from their vectors, the
+// most promising first: once their exact scores fill the top k, the bar
+// rises and most of the others fall below it on their bounds alone, without
+// reading their vectors.
+func (p *pass) completeByVectors(k int) {
+	first := min(len(p.cands), 4*(k+extraHits))
+	selectBest(p.cands, first)
+	for _, c := range p.cands[:first] {
+		p.completeVector(c)
+	}
+	for _, c := range p.cands[first:] {
+		if c.lb+p.rem[p.cut] >= p.theta-slack {
+			p.completeVector(c)
+		}
+	}
+}
+
+// completeVector adds the tail to candidate c's sum from its vector, when
+// its bound still reaches the bar, and offers it to the top k.
+func (p *pass) completeVector(c cand) {
+	if c.lb+p.tailBound(c.doc, c.f) < p.theta-slack {
+		return
+	}
+	score := c.lb + p.ix.dotDense(p.sc.dense, int(c.doc), p.wt)*c.f
+	if score < p.theta-slack {
+		return
+	}
+	p.top.push(Hit{Doc: int(c.doc), ID: p.ix.cases[c.doc].ID, Score: score})
+	if p.top.full() { // the worst kept is a lower bound of the k-th best
+		p.theta = max(p.theta, p.top.worst().Score*(1-1e-6))
+	}
+}
+
+// release clears the scratch space the run dirtied and hands its buffers
+// back to the scorer for the next run.
+func (p *pass) release() {
+	sc := p.sc
+	for _, t := range p.tail {
 		sc.dense[t.key] = 0
 	}
-	for _, d := range touched {
-		acc[d] = 0
+	for _, d := range p.touched {
+		sc.acc[d] = 0
 	}
-	sc.touched, sc.order, sc.rem, sc.tail = touched[:0], order, rem, tail
-	hits := top.h
+	sc.cands = p.cands[:0]
+	sc.touched, sc.order, sc.rem, sc.tail = p.touched[:0], p.order, p.rem, p.tail[:0]
+}
+
+// rescore recomputes the kept hits' scores canonically (see [Index.exact]),
+// drops those under the bar and returns the k best, best first.
+func (ix *Index) rescore(s *search, hits []Hit) []Hit {
 	for i := range hits {
 		hits[i].Score = ix.exact(s.q, hits[i].Doc, s.prof)
 		if s.dated != nil {
@@ -274,27 +366,29 @@ var parallelMin = 20000
 // large, and merges the answers; the result is the same either way.
 func (ix *Index) search(s *search) []Hit {
 	n := len(ix.cases)
-	workers := min(runtime.GOMAXPROCS(0), n/(parallelMin/2))
-	if workers <= 1 {
+	parts := min(runtime.GOMAXPROCS(0), n/(parallelMin/2))
+	if parts <= 1 {
 		sc := ix.getScorer()
 		defer ix.putScorer(sc)
 		return ix.run(sc, s)
 	}
-	parts := make([][]Hit, workers)
-	var wg sync.WaitGroup
-	for w := range workers {
-		part := *s
-		part.from, part.to = w*n/workers, (w+1)*n/workers
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			sc := ix.getScorer()
-			parts[w] = ix.run(sc, &part)
-			ix.putScorer(sc)
-		}()
-	}
-	wg.Wait()
-	hits := slices.Concat(parts...)
+	return ix.searchParts(*s, parts)
+}
+
+// searchParts runs s over parts equal ranges of cases at once and merges
+// the answers. (s is a copy, so that the caller's search stays on its stack.)
+func (ix *Index) searchParts(s search, parts int) []Hit {
+	n := len(ix.cases)
+	chunk := (n + parts - 1) / parts
+	found := make([][]Hit, parts)
+	par.For(n, chunk, func(_, lo, hi int) {
+		part := s
+		part.from, part.to = lo, hi
+		sc := ix.getScorer()
+		found[lo/chunk] = ix.run(sc, &part)
+		ix.putScorer(sc)
+	})
+	hits := slices.Concat(found...)
 	sortHits(hits)
 	return hits[:min(len(hits), s.k)]
 }
@@ -354,7 +448,7 @@ func (ix *Index) kthLowerBound(sc *scorer, touched []uint32, s *search) float64 
 }
 
 // weightsFor returns the weights a search uses: case-to-case searches (with
-// a profile) those of Config.RelatePivot, pastes those of Config.Pivot.
+// a profile) those of the profile, pastes the saturated ones.
 func (ix *Index) weightsFor(p *profile) *weights {
 	if p != nil {
 		return p.w

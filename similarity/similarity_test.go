@@ -16,7 +16,7 @@ func seedIndex(t testing.TB, cfg Config) *Index {
 	if err != nil {
 		t.Fatal(err)
 	}
-	ix, err := Build(lib.Cases, cfg)
+	ix, err := BuildCases(lib.Cases, cfg)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -54,7 +54,7 @@ func hitIDs(h []Hit) []string {
 func TestCaseScoreProperties(t *testing.T) {
 	for _, pivot := range []float64{0, 0.3} {
 		cfg := DefaultConfig()
-		cfg.Pivot, cfg.RelatePivot = pivot, pivot
+		cfg.Pivot = pivot
 		ix := seedIndex(t, cfg)
 		for a := range ix.Len() {
 			self := ix.CaseSimilarity(a, a)
@@ -137,7 +137,7 @@ func TestRerankKeepsEveryCandidate(t *testing.T) {
 		c.Title.EN = title
 		return c
 	}
-	ix, err := Build([]*caselib.Case{
+	ix, err := BuildCases([]*caselib.Case{
 		mk("A", "payment gateway timeouts after deploy"),
 		mk("B", "payment gateway returns 500"),
 		mk("C", "office coffee machine broken"),

@@ -1,6 +1,7 @@
 package similarity
 
 import (
+	"cmp"
 	"slices"
 	"strings"
 )
@@ -37,10 +38,10 @@ func (ix *Index) buildTagRules() {
 	}
 }
 
-// inferTags returns the canonical ids of the tags whose words all occur in
-// the set of analyzed terms, ascending.
-func (ix *Index) inferTags(present map[string]struct{}) []uint32 {
-	var out []uint32
+// inferTags returns the rules whose words all occur among the analyzed
+// terms of a paste (the keys of present), by ascending tag id.
+func (ix *Index) inferTags(present map[string]float64) []tagRule {
+	var out []tagRule
 	for w := range present {
 		for _, r := range ix.tagRules[w] {
 			ok := true
@@ -51,10 +52,10 @@ func (ix *Index) inferTags(present map[string]struct{}) []uint32 {
 				}
 			}
 			if ok {
-				out = append(out, r.canon)
+				out = append(out, r)
 			}
 		}
 	}
-	slices.Sort(out)
-	return slices.Compact(out)
+	slices.SortFunc(out, func(a, b tagRule) int { return cmp.Compare(a.canon, b.canon) })
+	return slices.CompactFunc(out, func(a, b tagRule) bool { return a.canon == b.canon })
 }

@@ -2,6 +2,7 @@ package similarity
 
 import (
 	"cmp"
+	"math"
 	"slices"
 	"strings"
 )
@@ -37,6 +38,12 @@ func sortHits(h []Hit) {
 		return strings.Compare(a.ID, b.ID)
 	})
 }
+
+// clampK limits a requested number of hits to the size of the library, so
+// that a huge k neither allocates for hits that cannot exist nor overflows
+// (k + a margin) inside the search. Every public entry point that takes a k
+// clamps it.
+func (ix *Index) clampK(k int) int { return min(k, len(ix.cases)) }
 
 // topHeap keeps the k best hits seen so far; its root is the worst of them.
 type topHeap struct {
@@ -108,3 +115,7 @@ func sortPairs(ix *Index, p []Pair) {
 		return strings.Compare(ix.cases[a.B].ID, ix.cases[b.B].ID)
 	})
 }
+
+// RoundScore rounds a score to the 4 decimals caselink prints and serves:
+// enough to rank by, and stable to print.
+func RoundScore(x float64) float64 { return math.Round(x*1e4) / 1e4 }

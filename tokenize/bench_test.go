@@ -7,6 +7,8 @@ import (
 	"path/filepath"
 	"runtime"
 	"testing"
+
+	"github.com/caselink/caselink/internal/sharedtest"
 )
 
 // collectEN appends every string stored under an "en" key anywhere in v.
@@ -50,7 +52,7 @@ func seedTexts(tb testing.TB) []string {
 	return out
 }
 
-const incidentsPath = "../../shared/data/incidents/cases.jsonl"
+var incidentsPath = sharedtest.Path("data/incidents/cases.jsonl")
 
 // loadIncidents returns title.en and summary.en of every case in the
 // shared incident corpus.
@@ -86,6 +88,7 @@ func loadIncidents() ([]string, error) {
 // incidentTexts returns loadIncidents, skipping when the corpus is absent.
 func incidentTexts(tb testing.TB) []string {
 	tb.Helper()
+	sharedtest.Need(tb, incidentsPath)
 	out, err := loadIncidents()
 	if err != nil {
 		tb.Skipf("incident corpus unavailable: %v", err)

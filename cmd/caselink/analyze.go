@@ -31,6 +31,9 @@ Example:
 				}
 				text = string(b)
 			}
+			if strings.TrimSpace(text) == "" {
+				return usagef("nothing to analyze: give TEXT or pipe it on standard input")
+			}
 			w := bufio.NewWriter(env.stdout)
 			for _, t := range tokenize.New(tokenize.DefaultOptions()).Analyze(text) {
 				fmt.Fprintf(w, "%d\t%s\t%s\n", t.Pos, t.Text, t.Surface)

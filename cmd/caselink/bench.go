@@ -45,7 +45,7 @@ func (env *env) bench(c *cli.Context) error {
 		return err
 	}
 	loaded := time.Now()
-	ix, err := similarity.Build(lib.Cases, similarity.DefaultConfig())
+	ix, err := similarity.BuildCases(lib.Cases, similarity.DefaultConfig())
 	if err != nil {
 		return usageError{err}
 	}

@@ -12,6 +12,8 @@ import (
 	"time"
 
 	"github.com/urfave/cli/v2"
+
+	"github.com/caselink/caselink/similarity"
 )
 
 // defaultDupesThreshold is the dupes score (similarity discounted by the
@@ -118,7 +120,7 @@ func (env *env) dupes(c *cli.Context) error {
 		out = append(out, dupePair{
 			A:     dupeCase{a.ID, a.Date, a.Org, a.Title.EN},
 			B:     dupeCase{b.ID, b.Date, b.Org, b.Title.EN},
-			Score: round(pr.Score), Similarity: round(pr.Similarity), Evidence: ex.Why(8),
+			Score: similarity.RoundScore(pr.Score), Similarity: similarity.RoundScore(pr.Similarity), Evidence: ex.Why(8),
 		})
 	}
 	if c.Bool("json") {

@@ -14,6 +14,7 @@ import (
 	"github.com/caselink/caselink/similarity"
 	"github.com/caselink/caselink/similarity/caselib"
 	"github.com/caselink/caselink/similarity/caselib/pgstore"
+	"github.com/caselink/caselink/similarity/curate"
 )
 
 // env is what a command reads and writes: the process's streams, or a
@@ -37,23 +38,79 @@ var lenientFlag = &cli.BoolFlag{
 	Usage: "skip bad cases with a warning instead of stopping at the first",
 }
 
+// maxCaseFlag is --max-case-size, added to every command that has --lenient.
+var maxCaseFlag = &cli.StringFlag{
+	Name:  "max-case-size",
+	Value: "4MiB",
+	Usage: "refuse a case larger than `SIZE` of JSON (e.g. 16MiB; 0 for no limit)",
+}
+
+// parseSize reads a size such as 4194304, 512KiB, 16MiB, 1GiB (K, KB, M,
+// MB, G, GB are taken as powers of 1024 too).
+func parseSize(s string) (int64, error) {
+	t := strings.TrimSpace(s)
+	mult := int64(1)
+	for _, u := range []struct {
+		suffix string
+		mult   int64
+	}{{"KiB", 1 << 10}, {"MiB", 1 << 20}, {"GiB", 1 << 30}, {"KB", 1 << 10}, {"MB", 1 << 20}, {"GB", 1 << 30},
+		{"K", 1 << 10}, {"M", 1 << 20}, {"G", 1 << 30}, {"B", 1}} {
+		if rest, ok := strings.CutSuffix(t, u.suffix); ok {
+			t, mult = strings.TrimSpace(rest), u.mult
+			break
+		}
+	}
+	n, err := strconv.ParseFloat(t, 64)
+	if err != nil || n < 0 || n*float64(mult) > 1<<50 {
+		return 0, fmt.Errorf("--max-case-size: want a size such as 16MiB, got %q", s)
+	}
+	return int64(n * float64(mult)), nil
+}
+
+// maxCaseBytes returns the --max-case-size in force as
+// caselib.LoadOptions.MaxCaseBytes: 0 for the default, -1 for no limit.
+func maxCaseBytes(c *cli.Context) (int64, error) {
+	if !c.IsSet("max-case-size") {
+		return 0, nil
+	}
+	n, err := parseSize(c.String("max-case-size"))
+	if err != nil {
+		return 0, usageError{err}
+	}
+	if n == 0 {
+		return -1, nil
+	}
+	return n, nil
+}
+
 // loadLibrary reads the library named by --cases, or the embedded seeds.
 func (e *env) loadLibrary(c *cli.Context) (*caselib.Library, error) {
+	maxCase, err := maxCaseBytes(c)
+	if err != nil {
+		return nil, err
+	}
 	paths := c.StringSlice("cases")
 	if len(paths) == 0 {
 		return caselib.LoadSeeds()
 	}
 	if isTableLibrary(paths) {
-		return e.loadTable(c, paths)
+		return e.loadTable(c, paths, maxCase)
 	}
 	lenient := c.Bool("lenient")
 	lib, err := caselib.Load(paths, caselib.LoadOptions{
-		Lenient: lenient,
-		Stdin:   e.stdin,
+		Lenient:      lenient,
+		MaxCaseBytes: maxCase,
+		Stdin:        e.stdin,
 		Warn: func(err error) {
 			fmt.Fprintf(e.stderr, "caselink: warning: skipped: %v\n", err)
 		},
 	})
+	if caselib.IsNotCaseFile(err) {
+		return nil, fmt.Errorf("%w; or skip it with --lenient", err)
+	}
+	if caselib.IsTooLarge(err) {
+		return nil, fmt.Errorf("%w (raise the limit with --max-case-size, or skip it with --lenient)", err)
+	}
 	if err != nil {
 		return nil, err
 	}
@@ -72,8 +129,9 @@ func (e *env) buildIndex(c *cli.Context) (*caselib.Library, *similarity.Index, e
 	if err != nil {
 		return nil, nil, err
 	}
+	e.warnLinks(curate.CheckLinks(lib.Cases, lib.ByID))
 	p := e.newProgress("indexing", len(lib.Cases))
-	ix, err := similarity.BuildProgress(lib.Cases, similarity.DefaultConfig(), p.update)
+	ix, err := similarity.BuildProgress(similarity.Documents(lib.Cases), similarity.DefaultConfig(), p.update)
 	if err != nil {
 		return nil, nil, usageError{err}
 	}
@@ -93,7 +151,12 @@ func color(w io.Writer) bool {
 	return isTerminal(w) && os.Getenv("NO_COLOR") == ""
 }
 
-// width returns the width to cut lines of w to: the terminal's, $COLUMNS, or 100.
+// noCut is the width of output that is not cut.
+const noCut = 1 << 30
+
+// width returns the width to cut lines of w to: the terminal's; else
+// $COLUMNS when set (above 20); else, for output to a pipe or a file, no cut
+// at all, so that nothing is lost to grep or a file.
 func width(w io.Writer) int {
 	if f, ok := w.(*os.File); ok {
 		if cols, _, err := term.GetSize(int(f.Fd())); err == nil && cols > 20 {
@@ -103,7 +166,7 @@ func width(w io.Writer) int {
 	if n, err := strconv.Atoi(os.Getenv("COLUMNS")); err == nil && n > 20 {
 		return n
 	}
-	return 100
+	return noCut
 }
 
 // cut shortens s to at most n characters, ending with "…" when cut.

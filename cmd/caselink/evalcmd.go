@@ -1,45 +1,88 @@
 package main
 
 import (
+	"encoding/json"
+	"fmt"
+	"strings"
+
 	"github.com/urfave/cli/v2"
 
 	"github.com/caselink/caselink/eval"
 	"github.com/caselink/caselink/similarity"
+	"github.com/caselink/caselink/similarity/caselib"
 )
 
 func evalCommand(env *env) *cli.Command {
 	return &cli.Command{
-		Name:  "eval",
-		Usage: "measure match and relate quality on judged sets",
+		Name:      "eval",
+		Usage:     "measure match and relate quality on judged sets",
+		ArgsUsage: "[--compare A.json B.json]",
 		Description: `Runs match on judged queries and relate on judged pairs and prints nDCG@k, MRR, P@1,
-P@1 of the best case, Recall@5 and MAP (the formats are in eval/README.md). --grid runs
-the same with each engine option changed in turn and prints the runs ranked, so you can
-tune caselink on your own judgments.
+P@1 of the best case, Recall@5 and MAP (the formats are in eval/README.md), then each
+measure with its 95% bootstrap interval over the queries (and per query kind) and subjects.
+
+--json prints the averages and every query's and subject's own scores. --compare A.json B.json
+compares two such files on the queries both have: per measure the mean of A, of B, the
+difference B − A and its 95% paired bootstrap interval. --baseline FILE.json does the same
+between a saved run and this one.
+
+--grid runs the same with each engine option changed in turn and ranks the variants by the
+lower bound of the interval of their gain over the default (the objective: match, relate and
+dupes nDCG weighing the same; --objective match,relate picks the tasks). --grid --folds N cross-validates the grid: the judged lists are
+put in N folds (by theme with --themes FILE, else each query on its own), the variant that
+ranks first on N−1 folds is scored on the fold left out, and the held-out score is shown beside
+the default's, so you can tune caselink on your own judgments and see what holds.
 
 Examples:
    caselink eval --queries eval/testdata/seeds/queries.jsonl --related eval/testdata/seeds/related.tsv
-   caselink eval --cases ./library --queries my-queries.jsonl --grid`,
+   caselink eval --cases ./library --queries q.jsonl --json > before.json
+   caselink eval --cases ./library --queries q.jsonl --baseline before.json
+   caselink eval --compare before.json after.json
+   caselink eval --cases ./library --queries q.jsonl --grid --folds 5 --themes themes.json`,
 		Flags: []cli.Flag{
 			casesFlag, lenientFlag,
 			&cli.StringFlag{Name: "queries", Usage: "judged queries, JSON Lines `FILE`"},
 			&cli.StringFlag{Name: "related", Usage: "judged related pairs, TSV `FILE`"},
 			&cli.IntFlag{Name: "k", Value: 10, Usage: "rank depth of the measures"},
-			&cli.BoolFlag{Name: "json", Usage: "print JSON"},
-			&cli.BoolFlag{Name: "grid", Usage: "run the ablation grid and rank its runs"},
+			&cli.BoolFlag{Name: "json", Usage: "print JSON, with every query's and subject's own scores"},
+			&cli.BoolFlag{Name: "compare", Usage: "compare two saved --json runs given as arguments A.json B.json"},
+			&cli.StringFlag{Name: "baseline", Usage: "compare this run with a saved --json run `FILE`"},
+			&cli.BoolFlag{Name: "grid", Usage: "run the ablation grid and rank its variants"},
+			&cli.IntFlag{Name: "folds", Usage: "with --grid: cross-validate over `N` folds"},
+			&cli.StringFlag{Name: "themes", Usage: "with --folds: themes.json `FILE` that groups the cases into folds"},
+			&cli.StringFlag{Name: "objective", Usage: "with --grid: the `TASKS` whose nDCG the grid is ranked by, comma-separated (match,relate,dupes); default every task the run has"},
 		},
 		Action: func(c *cli.Context) error { return env.eval(c) },
 	}
 }
 
 func (env *env) eval(c *cli.Context) error {
-	if c.String("queries") == "" && c.String("related") == "" {
-		return usagef("give --queries FILE, --related FILE or both")
+	b := eval.DefaultBootstrap()
+	if c.Bool("compare") {
+		return env.evalCompare(c, b)
 	}
-	if c.Int("k") < 1 {
+	switch {
+	case c.Args().Len() > 0:
+		return usagef("unexpected arguments %q (did you mean --compare A.json B.json?)", c.Args().Slice())
+	case c.String("queries") == "" && c.String("related") == "":
+		return usagef("give --queries FILE, --related FILE or both")
+	case c.Int("k") < 1:
 		return usagef("--k must be at least 1")
+	case c.IsSet("folds") && !c.Bool("grid"):
+		return usagef("--folds cross-validates the grid: add --grid")
+	case c.IsSet("folds") && c.Int("folds") < 2:
+		return usagef("--folds must be at least 2")
+	case c.String("themes") != "" && !c.IsSet("folds"):
+		return usagef("--themes groups the folds of --folds N: add --grid --folds N")
+	case c.String("objective") != "" && !c.Bool("grid"):
+		return usagef("--objective chooses what --grid ranks by: add --grid")
+	case c.String("baseline") != "" && c.Bool("grid"):
+		return usagef("--baseline compares one run: drop --grid")
 	}
 	var qs []eval.Query
 	var rel eval.Judgments
+	var themes eval.Themes
+	var base []eval.Row
 	var err error
 	if f := c.String("queries"); f != "" {
 		if qs, err = eval.ReadQueries(f); err != nil {
@@ -51,29 +94,139 @@ func (env *env) eval(c *cli.Context) error {
 			return usageError{err}
 		}
 	}
+	if f := c.String("themes"); f != "" {
+		if themes, err = eval.ReadThemes(f); err != nil {
+			return usageError{err}
+		}
+	}
+	if f := c.String("baseline"); f != "" {
+		if base, err = readOneRun(f); err != nil {
+			return err
+		}
+	}
 	lib, err := env.loadLibrary(c)
 	if err != nil {
 		return err
 	}
-	var rows []eval.Row
 	if c.Bool("grid") {
-		if rows, err = eval.RunGrid(lib.Cases, eval.Grid(), qs, rel, c.Int("k")); err != nil {
-			return err
+		return env.evalGrid(c, b, lib.Cases, qs, rel, themes)
+	}
+	ix, err := similarity.BuildCases(lib.Cases, similarity.DefaultConfig())
+	if err != nil {
+		return usageError{err}
+	}
+	if err := eval.CheckSet(ix, qs, rel); err != nil {
+		return usageError{err}
+	}
+	row, _ := eval.Run(ix, qs, rel, c.Int("k"))
+	row.Name = "caselink"
+	if base != nil {
+		cs := eval.Compare(base[0], row, b)
+		if len(cs) == 0 {
+			return usagef("%s shares no judged query or subject with this run", c.String("baseline"))
 		}
-	} else {
-		ix, err := similarity.Build(lib.Cases, similarity.DefaultConfig())
-		if err != nil {
-			return usageError{err}
-		}
-		if err := eval.CheckSet(ix, qs, rel); err != nil {
-			return usageError{err}
-		}
-		row, _ := eval.Run(ix, qs, rel, c.Int("k"))
-		row.Name = "caselink"
-		rows = []eval.Row{row}
+		return eval.WriteComparison(env.stdout, base[0].Name+" ("+c.String("baseline")+")", "this run", cs, b)
 	}
 	if c.Bool("json") {
-		return eval.WriteJSON(env.stdout, rows)
+		return eval.WriteJSON(env.stdout, []eval.Row{row})
 	}
-	return eval.WriteTable(env.stdout, rows)
+	if err := eval.WriteTable(env.stdout, []eval.Row{row}); err != nil {
+		return err
+	}
+	fmt.Fprintln(env.stdout)
+	return eval.WriteIntervals(env.stdout, eval.Intervals(row, b), b)
+}
+
+// evalGrid runs every variant of the grid, ranks them by the lower bound of
+// their gain over the default and, with --folds, cross-validates the choice.
+func (env *env) evalGrid(c *cli.Context, b eval.Bootstrap, cases []*caselib.Case, qs []eval.Query, rel eval.Judgments, themes eval.Themes) error {
+	rows, err := eval.RunVariants(cases, eval.Grid(), qs, rel, c.Int("k"))
+	if err != nil {
+		return usageError{err}
+	}
+	m, err := eval.NewMatrix(rows, qs, themes)
+	if err != nil {
+		return err
+	}
+	if o := c.String("objective"); o != "" {
+		if m, err = m.Only(strings.Split(o, ",")...); err != nil {
+			return usagef("--objective %s: %v", o, err)
+		}
+	}
+	ranked, err := m.Rank(b)
+	if err != nil {
+		return err
+	}
+	var cv eval.CV
+	if c.IsSet("folds") {
+		if cv, err = eval.CrossValidate(m, c.Int("folds"), b); err != nil {
+			return usageError{err}
+		}
+	}
+	if c.Bool("json") {
+		out := struct {
+			Ranked []eval.Ranked `json:"ranked"`
+			CV     *eval.CV      `json:"cv,omitempty"`
+		}{Ranked: ranked}
+		if c.IsSet("folds") {
+			out.CV = &cv
+		}
+		enc := json.NewEncoder(env.stdout)
+		enc.SetIndent("", "  ")
+		return enc.Encode(out)
+	}
+	if err := eval.WriteRanked(env.stdout, ranked, b); err != nil {
+		return err
+	}
+	if !c.IsSet("folds") {
+		return nil
+	}
+	groups := 0
+	for _, f := range cv.Folds {
+		groups += len(f.Groups)
+	}
+	fmt.Fprintf(env.stdout, "\n%d-fold cross-validation, %d groups of lists\n", len(cv.Folds), groups)
+	return eval.WriteCV(env.stdout, cv, b)
+}
+
+// evalCompare compares two saved runs given as arguments.
+func (env *env) evalCompare(c *cli.Context, b eval.Bootstrap) error {
+	if c.Args().Len() != 2 {
+		return usagef("--compare takes two files, A.json B.json (written by caselink eval --json); got %d", c.Args().Len())
+	}
+	if c.Bool("grid") || c.String("baseline") != "" || c.String("queries") != "" || c.String("related") != "" {
+		return usagef("--compare reads two saved runs: drop --grid, --baseline, --queries and --related")
+	}
+	fa, fb := c.Args().Get(0), c.Args().Get(1)
+	a, err := readOneRun(fa)
+	if err != nil {
+		return err
+	}
+	bb, err := readOneRun(fb)
+	if err != nil {
+		return err
+	}
+	cs := eval.Compare(a[0], bb[0], b)
+	if len(cs) == 0 {
+		return usagef("%s and %s share no judged query or subject", fa, fb)
+	}
+	if c.Bool("json") {
+		enc := json.NewEncoder(env.stdout)
+		enc.SetIndent("", "  ")
+		return enc.Encode(cs)
+	}
+	return eval.WriteComparison(env.stdout, fa, fb, cs, b)
+}
+
+// readOneRun reads a file written by caselink eval --json that holds one
+// run.
+func readOneRun(path string) ([]eval.Row, error) {
+	rows, err := eval.ReadRows(path)
+	if err != nil {
+		return nil, usageError{err}
+	}
+	if len(rows) != 1 {
+		return nil, usagef("%s holds %d runs; compare files of one run each (caselink eval --json, without --grid)", path, len(rows))
+	}
+	return rows, nil
 }

@@ -15,6 +15,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"slices"
 
 	"github.com/urfave/cli/v2"
 
@@ -43,6 +44,13 @@ func (e usageError) Unwrap() error { return e.err }
 
 func usagef(format string, a ...any) error { return usageError{fmt.Errorf(format, a...)} }
 
+// failure marks an error as a runtime failure (exit 1) even when it names
+// the input, such as a case file that cannot be written.
+type failure struct{ err error }
+
+func (e failure) Error() string { return e.err.Error() }
+func (e failure) Unwrap() error { return e.err }
+
 // run runs caselink with the given arguments and streams and returns its
 // exit status.
 func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
@@ -55,7 +63,10 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	fmt.Fprintf(stderr, "caselink: %v\n", err)
 	var ue usageError
 	var le *caselib.Error
+	var fe failure
 	switch {
+	case errors.As(err, &fe):
+		return exitFailure
 	case errors.As(err, &ue), errors.As(err, &le), isFlagError(err):
 		return exitUsage
 	}
@@ -74,9 +85,15 @@ func newApp(env *env) *cli.App {
 		Reader:               env.stdin,
 		Writer:               env.stdout,
 		ErrWriter:            env.stderr,
-		HideHelpCommand:      true,
 		EnableBashCompletion: false,
-		ExitErrHandler:       func(*cli.Context, error) {},
+		// Without a command, print the help; an unknown command is bad usage.
+		Action: func(c *cli.Context) error {
+			if c.Args().Present() {
+				return usagef("unknown command %q; run caselink --help for the list", c.Args().First())
+			}
+			return cli.ShowAppHelp(c)
+		},
+		ExitErrHandler: func(*cli.Context, error) {},
 		OnUsageError: func(c *cli.Context, err error, isSub bool) error {
 			return usageError{err}
 		},
@@ -89,21 +106,32 @@ func newApp(env *env) *cli.App {
 			evalCommand(env),
 			serveCommand(env),
 			benchCommand(env),
+			checkCommand(env),
 			importCommand(env),
 			exportCommand(env),
+			{
+				Name:  "version",
+				Usage: "print the caselink version",
+				Action: func(c *cli.Context) error {
+					fmt.Fprintf(env.stdout, "caselink version %s\n", version)
+					return nil
+				},
+			},
 		},
 	}
 	for _, c := range app.Commands {
 		c.OnUsageError = app.OnUsageError
+		if slices.Contains(c.Flags, cli.Flag(lenientFlag)) {
+			c.Flags = append(c.Flags, maxCaseFlag)
+		}
 	}
 	return app
 }
 
-// isFlagError reports whether err comes from flag parsing in urfave/cli.
+// isFlagError reports whether err comes from urfave/cli itself: flag
+// parsing, or help for a command that does not exist. caselink's own code
+// never returns a cli.ExitCoder.
 func isFlagError(err error) bool {
 	var ec cli.ExitCoder
-	if errors.As(err, &ec) {
-		return ec.ExitCode() == exitUsage
-	}
-	return false
+	return errors.As(err, &ec)
 }

@@ -1,8 +1,12 @@
 package main
 
 import (
+	"errors"
 	"flag"
 	"os"
+	"os/exec"
+	"path/filepath"
+	"strconv"
 	"testing"
 
 	"github.com/rogpeppe/go-internal/testscript"
@@ -22,6 +26,9 @@ func TestMain(m *testing.M) {
 // testdata/script: every command on the embedded seeds and on fixture
 // libraries, standard input, JSON shapes, error classes and exit codes.
 // Run with -update to rewrite expected output after a deliberate change.
+//
+// Besides testscript's own commands, scripts have `status N PROGRAM ARGS…`:
+// run PROGRAM like exec and fail unless it exits with status N.
 func TestScripts(t *testing.T) {
 	testscript.Run(t, testscript.Params{
 		Dir:           "testdata/script",
@@ -29,7 +36,35 @@ func TestScripts(t *testing.T) {
 		Setup: func(e *testscript.Env) error {
 			e.Setenv("NO_COLOR", "1")
 			e.Setenv("COLUMNS", "100")
+			// SEEDSET is the judged set shipped for the seed cases.
+			seedSet, err := filepath.Abs("../../eval/testdata/seeds")
+			if err != nil {
+				return err
+			}
+			e.Setenv("SEEDSET", seedSet)
 			return nil
+		},
+		Cmds: map[string]func(ts *testscript.TestScript, neg bool, args []string){
+			"status": func(ts *testscript.TestScript, neg bool, args []string) {
+				if neg || len(args) < 2 {
+					ts.Fatalf("usage: status N PROGRAM [ARGS…]")
+				}
+				want, err := strconv.Atoi(args[0])
+				if err != nil {
+					ts.Fatalf("status: %v", err)
+				}
+				got := 0
+				if err := ts.Exec(args[1], args[2:]...); err != nil {
+					var ee *exec.ExitError
+					if !errors.As(err, &ee) {
+						ts.Fatalf("status: %v", err)
+					}
+					got = ee.ExitCode()
+				}
+				if got != want {
+					ts.Fatalf("%s exited with status %d, want %d", args[1], got, want)
+				}
+			},
 		},
 	})
 }

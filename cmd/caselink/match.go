@@ -5,22 +5,15 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
-	"math"
 	"os"
-	"runtime"
 	"strings"
-	"sync"
 
 	"github.com/urfave/cli/v2"
 
+	"github.com/caselink/caselink/internal/par"
 	"github.com/caselink/caselink/similarity"
+	"github.com/caselink/caselink/similarity/curate"
 )
-
-// defaultMatchMinScore is the lowest score match shows by default: below it
-// a hit shares little more than a common word with the paste (an unrelated
-// paste about a coffee machine scores 0.02 against the seeds; a real one
-// scores 0.15 or more).
-const defaultMatchMinScore = 0.05
 
 func matchCommand(env *env) *cli.Command {
 	return &cli.Command{
@@ -33,17 +26,20 @@ past cases with a score (0–1) and why they matched.
 Examples:
    caselink match "pods OOMKilled after rollout, only new pods get traffic"
    pbpaste | caselink match --cases ./library --top 3
+   caselink match --cases ./library --like IL-0191 --long   (more like this case)
    caselink match --cases cases.jsonl --queries alerts.jsonl --json   (batch: one JSON line per query)`,
 		Flags: []cli.Flag{
 			casesFlag, lenientFlag,
-			&cli.IntFlag{Name: "top", Aliases: []string{"n"}, Value: 5, Usage: "how many cases to show"},
-			&cli.Float64Flag{Name: "min-score", Value: defaultMatchMinScore, Usage: "hide cases scoring below this (0–1; batch mode: 0 unless given)"},
+			&cli.IntFlag{Name: "top", Aliases: []string{"n"}, Value: curate.MatchTop, Usage: "how many cases to show"},
+			&cli.Float64Flag{Name: "min-score", Value: curate.MatchMinScore, Usage: "hide cases scoring below this (0–1; batch mode: 0 unless given)"},
 			&cli.BoolFlag{Name: "json", Usage: "print JSON"},
-			&cli.BoolFlag{Name: "explain", Usage: "with --json: add each hit's stage and score parts"},
+			&cli.BoolFlag{Name: "long", Aliases: []string{"l"}, Usage: "also show what fixed each case (its first remediation steps) and how long it took"},
+			&cli.BoolFlag{Name: "explain", Usage: "with --json: add each hit's stage, its largest score parts and the rest, and the score per view"},
 			&cli.StringSliceFlag{Name: "org", Usage: "only cases of this organisation (repeatable)"},
 			&cli.StringSliceFlag{Name: "domain", Usage: "only cases with this domain tag, e.g. kubernetes (repeatable)"},
 			&cli.StringFlag{Name: "since", Usage: "only cases dated on or after `DATE` (YYYY, YYYY-MM or YYYY-MM-DD)"},
 			&cli.StringFlag{Name: "until", Usage: "only cases dated on or before `DATE`"},
+			&cli.StringFlag{Name: "like", Usage: "instead of a paste, find the cases most like the case `ID` (scored as relate scores them)"},
 			&cli.StringFlag{Name: "queries", Usage: "batch mode: JSON Lines `FILE` of {\"id\",\"text\"[,\"candidates\"]}; prints one JSON line per query"},
 		},
 		Action: func(c *cli.Context) error { return env.match(c) },
@@ -52,21 +48,37 @@ Examples:
 
 // matchHit is one hit as printed by --json.
 type matchHit struct {
-	Rank    int                     `json:"rank,omitempty"`
-	ID      string                  `json:"id"`
-	Score   float64                 `json:"score"`
-	Date    string                  `json:"date,omitempty"`
-	Org     string                  `json:"org,omitempty"`
-	Title   string                  `json:"title,omitempty"`
-	URL     string                  `json:"url,omitempty"`
-	Why     []string                `json:"why"`
-	Explain *similarity.Explanation `json:"explain,omitempty"`
-	Stage   string                  `json:"stage,omitempty"`
+	Rank  int      `json:"rank,omitempty"`
+	ID    string   `json:"id"`
+	Score float64  `json:"score"`
+	Date  string   `json:"date,omitempty"`
+	Org   string   `json:"org,omitempty"`
+	Title string   `json:"title,omitempty"`
+	URL   string   `json:"url,omitempty"`
+	Why   []string `json:"why"`
+	// Paste is the part of Score that comes from the paste itself; the rest,
+	// LikeScore, from the hit's similarity to the best hit Like (the second
+	// stage of match). Absent in batch mode.
+	Paste     *float64 `json:"paste,omitempty"`
+	Like      string   `json:"like,omitempty"`
+	LikeScore float64  `json:"like_score,omitempty"`
+	// Remediation is what fixed the case (the first line of its first
+	// steps), ResolvedAfter how long it took ("25m"), when the case says.
+	Remediation   []string                `json:"remediation,omitempty"`
+	ResolvedAfter string                  `json:"resolved_after,omitempty"`
+	Explain       *similarity.Explanation `json:"explain,omitempty"`
+	Stage         string                  `json:"stage,omitempty"`
 }
 
 func (env *env) match(c *cli.Context) error {
-	if c.Int("top") < 1 {
-		return usagef("--top must be at least 1")
+	if err := curate.CheckTop("--top", c.Int("top")); err != nil {
+		return usageError{err}
+	}
+	if err := curate.CheckScore("--min-score", c.Float64("min-score")); err != nil {
+		return usageError{err}
+	}
+	if c.Bool("explain") && !c.Bool("json") && c.String("queries") == "" { // batch mode always prints JSON
+		return usagef("--explain adds to the JSON output: give --json too")
 	}
 	filter := similarity.Filter{Orgs: c.StringSlice("org"), Domains: c.StringSlice("domain"),
 		Since: c.String("since"), Until: c.String("until")}
@@ -83,6 +95,16 @@ func (env *env) match(c *cli.Context) error {
 		}
 		return env.matchBatch(c, ix, qf, filter)
 	}
+	if id := c.String("like"); c.IsSet("like") {
+		if c.Args().Present() {
+			return usagef("give either --like ID or TEXT, not both")
+		}
+		_, ix, err := env.buildIndex(c)
+		if err != nil {
+			return err
+		}
+		return env.matchLike(c, ix, id, filter)
+	}
 	text, err := env.pasteText(c)
 	if err != nil {
 		return err
@@ -91,16 +113,21 @@ func (env *env) match(c *cli.Context) error {
 	if err != nil {
 		return err
 	}
+	if len(ix.Analyzer().Analyze(text)) == 0 {
+		return usagef("nothing to match: the paste has no word caselink uses (caselink analyze shows the terms of a text)")
+	}
 	res := ix.Match(similarity.Query{Text: text, K: c.Int("top"), MinScore: c.Float64("min-score"), Filter: filter})
 	hits := make([]matchHit, len(res.Hits))
 	for i, h := range res.Hits {
 		cs := ix.Case(h.Doc)
 		ex := ix.ExplainMatch(res, h)
-		hits[i] = matchHit{Rank: i + 1, ID: h.ID, Score: round(h.Score), Date: cs.Date, Org: cs.Org,
-			Title: cs.Title.EN, URL: cs.URL, Why: ex.Why(6)}
+		hits[i] = matchHit{Rank: i + 1, ID: h.ID, Score: similarity.RoundScore(h.Score), Date: cs.Date, Org: cs.Org,
+			Title: cs.Title.EN, URL: cs.URL, Why: ex.Why(6),
+			Remediation: curate.Remedy(cs, curate.RemedyLines), ResolvedAfter: cs.ResolvedAfter}
+		sp := curate.SplitOf(res, h)
+		hits[i].Paste, hits[i].Like, hits[i].LikeScore = &sp.Paste, sp.Like, sp.LikeScore
 		if c.Bool("explain") {
-			ex.Score = round(ex.Score)
-			hits[i].Explain = &ex
+			hits[i].Explain = curate.Explained(ex)
 			hits[i].Stage = h.Stage
 		}
 	}
@@ -109,7 +136,46 @@ func (env *env) match(c *cli.Context) error {
 			Hits []matchHit `json:"hits"`
 		}{hits})
 	}
-	return env.printHits(hits)
+	return env.printHits(hits, c.Bool("long"))
+}
+
+// matchLike prints the cases most like the case id, best first, filtered.
+func (env *env) matchLike(c *cli.Context, ix *similarity.Index, id string, filter similarity.Filter) error {
+	d, ok := ix.Lookup(id)
+	if !ok {
+		return usagef("--like: no case with id %q in the library", id)
+	}
+	top := c.Int("top")
+	k := top
+	if !filter.IsZero() {
+		k = ix.Len() // filter after ranking; Related clamps k
+	}
+	var hits []matchHit
+	for _, h := range ix.Related(d, k, c.Float64("min-score")) {
+		cs := ix.Case(h.Doc)
+		if !filter.Keep(cs) {
+			continue
+		}
+		if len(hits) == top {
+			break
+		}
+		hits = append(hits, matchHit{Rank: len(hits) + 1, ID: h.ID, Score: similarity.RoundScore(h.Score), Date: cs.Date, Org: cs.Org,
+			Title: cs.Title.EN, URL: cs.URL, Why: ix.ExplainPair(d, h.Doc).Why(6),
+			Remediation: curate.Remedy(cs, curate.RemedyLines), ResolvedAfter: cs.ResolvedAfter})
+	}
+	if c.Bool("json") {
+		return writeJSON(env.stdout, struct {
+			Hits []matchHit `json:"hits"`
+		}{nonNilHits(hits)})
+	}
+	return env.printHits(hits, c.Bool("long"))
+}
+
+func nonNilHits(h []matchHit) []matchHit {
+	if h == nil {
+		return []matchHit{}
+	}
+	return h
 }
 
 // pasteText returns the paste: the arguments joined, or standard input when
@@ -118,7 +184,11 @@ func (env *env) pasteText(c *cli.Context) (string, error) {
 	args := c.Args().Slice()
 	fromStdin := len(args) == 0 || (len(args) == 1 && args[0] == "-")
 	if !fromStdin {
-		return strings.Join(args, " "), nil
+		text := strings.Join(args, " ")
+		if strings.TrimSpace(text) == "" {
+			return "", usagef("nothing to match: TEXT is blank")
+		}
+		return text, nil
 	}
 	for _, p := range c.StringSlice("cases") {
 		if p == "-" {
@@ -138,7 +208,7 @@ func (env *env) pasteText(c *cli.Context) (string, error) {
 	return string(b), nil
 }
 
-func (env *env) printHits(hits []matchHit) error {
+func (env *env) printHits(hits []matchHit, long bool) error {
 	w := bufio.NewWriter(env.stdout)
 	if len(hits) == 0 {
 		fmt.Fprintln(w, "no similar cases")
@@ -158,6 +228,22 @@ func (env *env) printHits(hits []matchHit) error {
 		if len(h.Why) > 0 {
 			fmt.Fprintf(w, "   why: %s\n", cut(strings.Join(h.Why, ", "), width-8))
 		}
+		if h.Paste != nil && h.LikeScore >= 0.005 {
+			// Say what moved the hit: the paste, or its likeness to the best hit.
+			fmt.Fprintf(w, "   score: %.2f from the paste + %.2f like %s\n", *h.Paste, h.LikeScore, h.Like)
+		}
+		if long {
+			if h.ResolvedAfter != "" {
+				fmt.Fprintf(w, "   resolved after %s\n", h.ResolvedAfter)
+			}
+			for i, r := range h.Remediation {
+				label := "   fixed by: "
+				if i > 0 {
+					label = "             "
+				}
+				fmt.Fprintf(w, "%s%s\n", label, cut(r, width-len(label)))
+			}
+		}
 	}
 	return w.Flush()
 }
@@ -174,6 +260,7 @@ type batchQuery struct {
 	ID         string   `json:"id"`
 	Text       string   `json:"text"`
 	Candidates []string `json:"candidates"`
+	line       int
 }
 
 type batchAnswer struct {
@@ -187,6 +274,21 @@ func (env *env) matchBatch(c *cli.Context, ix *similarity.Index, path string, fi
 	if err != nil {
 		return err
 	}
+	for _, q := range qs {
+		if strings.TrimSpace(q.Text) == "" {
+			fmt.Fprintf(env.stderr, "caselink: warning: %s:%d: query %q has no \"text\": it gets no hits\n", path, q.line, q.ID)
+		}
+		var unknown []string
+		for _, id := range q.Candidates {
+			if _, ok := ix.Lookup(id); !ok {
+				unknown = append(unknown, id)
+			}
+		}
+		if len(unknown) > 0 {
+			fmt.Fprintf(env.stderr, "caselink: warning: %s:%d: query %q: %d candidate(s) name no case of the library and are left out: %s\n",
+				path, q.line, q.ID, len(unknown), strings.Join(unknown, ", "))
+		}
+	}
 	// Batch mode feeds evaluation and triage lists: unless --min-score is
 	// given, every hit up to --top is returned, and a query with candidates
 	// gets all its candidates back, ranked.
@@ -195,35 +297,21 @@ func (env *env) matchBatch(c *cli.Context, ix *similarity.Index, path string, fi
 		minScore = c.Float64("min-score")
 	}
 	out := make([]batchAnswer, len(qs))
-	var wg sync.WaitGroup
-	next := make(chan int)
-	for range runtime.GOMAXPROCS(0) {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			for i := range next {
-				q := qs[i]
-				res := ix.Match(similarity.Query{Text: q.Text, K: c.Int("top"), MinScore: minScore,
-					Candidates: q.Candidates, Filter: filter})
-				a := batchAnswer{ID: q.ID, Hits: []matchHit{}}
-				for _, h := range res.Hits {
-					ex := ix.ExplainMatch(res, h)
-					mh := matchHit{ID: h.ID, Score: round(h.Score), Why: ex.Why(6)}
-					if c.Bool("explain") {
-						ex.Score = round(ex.Score)
-						mh.Explain, mh.Stage = &ex, h.Stage
-					}
-					a.Hits = append(a.Hits, mh)
-				}
-				out[i] = a
+	par.Each(len(qs), func(i int) {
+		q := qs[i]
+		res := ix.Match(similarity.Query{Text: q.Text, K: c.Int("top"), MinScore: minScore,
+			Candidates: q.Candidates, Filter: filter})
+		a := batchAnswer{ID: q.ID, Hits: []matchHit{}}
+		for _, h := range res.Hits {
+			ex := ix.ExplainMatch(res, h)
+			mh := matchHit{ID: h.ID, Score: similarity.RoundScore(h.Score), Why: ex.Why(6)}
+			if c.Bool("explain") {
+				mh.Explain, mh.Stage = curate.Explained(ex), h.Stage
 			}
-		}()
-	}
-	for i := range qs {
-		next <- i
-	}
-	close(next)
-	wg.Wait()
+			a.Hits = append(a.Hits, mh)
+		}
+		out[i] = a
+	})
 	w := bufio.NewWriter(env.stdout)
 	enc := json.NewEncoder(w)
 	enc.SetEscapeHTML(false)
@@ -263,6 +351,7 @@ func readBatch(path string) ([]batchQuery, error) {
 			return nil, usagef("%s:%d: query id %q already used on line %d", path, line, q.ID, prev)
 		}
 		seen[q.ID] = line
+		q.line = line
 		qs = append(qs, q)
 	}
 	if err := sc.Err(); err != nil {
@@ -270,9 +359,6 @@ func readBatch(path string) ([]batchQuery, error) {
 	}
 	return qs, nil
 }
-
-// round keeps 4 decimals: enough to rank by, stable to print.
-func round(x float64) float64 { return math.Round(x*1e4) / 1e4 }
 
 func writeJSON(w io.Writer, v any) error {
 	enc := json.NewEncoder(w)

@@ -38,7 +38,7 @@ func isTableLibrary(paths []string) bool {
 
 // loadTable reads the library from the table named by the one --cases URL
 // and remembers it for relate --write.
-func (e *env) loadTable(c *cli.Context, paths []string) (*caselib.Library, error) {
+func (e *env) loadTable(c *cli.Context, paths []string, maxCase int64) (*caselib.Library, error) {
 	if len(paths) != 1 {
 		return nil, usagef("a postgres:// library must be the only --cases (got %d)", len(paths))
 	}
@@ -47,7 +47,8 @@ func (e *env) loadTable(c *cli.Context, paths []string) (*caselib.Library, error
 		return nil, err
 	}
 	t, err := pgstore.Load(ctxOf(c), src, caselib.LoadOptions{
-		Lenient: c.Bool("lenient"),
+		Lenient:      c.Bool("lenient"),
+		MaxCaseBytes: maxCase,
 		Warn: func(err error) {
 			fmt.Fprintf(e.stderr, "caselink: warning: skipped: %v\n", err)
 		},
@@ -66,17 +67,23 @@ func (e *env) loadTable(c *cli.Context, paths []string) (*caselib.Library, error
 }
 
 // writeTableRelated is relate --write for a library in PostgreSQL: the
-// final related lists of the cases that change, in one transaction.
-func (e *env) writeTableRelated(c *cli.Context, changed map[string][]string) error {
+// final related lists of the cases that change (relate's plan), in one
+// transaction; out is relate's report, printed as for files.
+func (e *env) writeTableRelated(c *cli.Context, changed map[string][]string, out relateOutput) error {
 	res, err := e.table.WriteRelated(ctxOf(c), changed, time.Now())
 	if err != nil {
-		return err
+		return failure{err}
 	}
-	fmt.Fprintf(e.stdout, "updated related of %d case(s) in %s\n", len(res.Updated), e.table.Source.Name())
 	if len(res.Skipped) > 0 {
 		fmt.Fprintf(e.stderr, "caselink: skipped %d case(s) whose row changed since it was read (run relate again): %s\n",
 			len(res.Skipped), strings.Join(res.Skipped, ", "))
 	}
+	if c.Bool("json") {
+		out.Written = true
+		return writeJSON(e.stdout, out)
+	}
+	fmt.Fprintf(e.stdout, "updated related of %d case(s) in %s: %d link(s) added, %d removed\n",
+		len(res.Updated), e.table.Source.Name(), out.Add, out.Remove)
 	return nil
 }
 
@@ -92,7 +99,7 @@ func serveTable(ctx context.Context, opts *serve.Options) error {
 	}
 	opts.Paths = []string{src.String()} // the password stays out of the log
 	opts.Library = func(warn func(error)) (*caselib.Library, error) {
-		t, err := pgstore.Load(ctx, src, caselib.LoadOptions{Lenient: opts.Lenient, Warn: warn})
+		t, err := pgstore.Load(ctx, src, caselib.LoadOptions{Lenient: opts.Lenient, MaxCaseBytes: opts.MaxCaseBytes, Warn: warn})
 		if err != nil {
 			return nil, err
 		}

@@ -179,7 +179,7 @@ func TestPostgresIncidents(t *testing.T) {
 	if changed == 0 {
 		t.Error("relate --write changed no related list")
 	}
-	if again := runCaselink(t, "relate", "--cases", lib, "--write", "--replace", "--symmetric", "--min-score", "0.05"); again != "updated related of 0 case(s) in postgres table cases\n" {
+	if again := runCaselink(t, "relate", "--cases", lib, "--write", "--replace", "--symmetric", "--min-score", "0.05"); again != "updated related of 0 case(s) in postgres table cases: 0 link(s) added, 0 removed\n" {
 		t.Errorf("a second relate --write said %q", again)
 	}
 	// the written links are relate's, the same as written into the exported file

@@ -3,20 +3,15 @@ package main
 import (
 	"bufio"
 	"fmt"
+	"math"
 	"slices"
 
 	"github.com/urfave/cli/v2"
 
 	"github.com/caselink/caselink/similarity"
 	"github.com/caselink/caselink/similarity/caselib"
+	"github.com/caselink/caselink/similarity/curate"
 )
-
-// defaultRelateMinScore is the lowest relate score (similarity with the mild
-// date prior) linked by default: in the judged noisy library, the judged
-// cases' neighbours scoring 0.125–0.175 are judged related 54% of the time,
-// those scoring 0.075–0.125 only 15%. At 0.15 relate lists 82 links there, 70
-// of them judged (0.2 would list 28, all judged).
-const defaultRelateMinScore = 0.15
 
 func relateCommand(env *env) *cli.Command {
 	return &cli.Command{
@@ -24,23 +19,35 @@ func relateCommand(env *env) *cli.Command {
 		Usage: "fill every case's related list with its most similar cases",
 		Description: `Computes the most similar cases of every case (the score is their similarity, discounted
 by up to a quarter for cases months or years apart). Without --write it is a dry run: it prints,
-per case, the links it would add (+) and those already there (=). With --write it writes
-them into the case files, changing nothing but the "related" values (for a postgres://
-library: in one transaction, only the rows that change, skipping rows changed since read). Links already present
-are kept unless --replace; running --write twice changes nothing the second time.
+per case, the links it would add (+), those already there (=) and those it would remove (-,
+only with --replace), and ends with "N to add, M to remove". With --write it writes them into
+the case files, changing nothing but the "related" values (a postgres:// library: in one
+transaction, only the rows that change, skipping rows changed since read). Links already
+present are kept unless --replace; running --write twice changes nothing the second time.
+
+--symmetric adds the back-link of every link, on top of --top: a case many others link to
+can get more than --top links.
+
+--only ID (repeatable) and --new (the cases whose related list is empty) link just those
+cases, and add a back-link to each case they are linked to: the step after writing one new
+post-mortem, which leaves every other link of the library as it is.
 
 Examples:
    caselink relate --cases ./library
+   caselink relate --cases ./library --only IL-0400 --write
+   caselink relate --cases ./library --new --write
    caselink relate --cases ./library --write --symmetric
    caselink relate --cases cases.jsonl --json --top 10`,
 		Flags: []cli.Flag{
 			casesFlag, lenientFlag,
-			&cli.IntFlag{Name: "top", Aliases: []string{"n"}, Value: 5, Usage: "how many related cases per case"},
-			&cli.Float64Flag{Name: "min-score", Value: defaultRelateMinScore, Usage: "link only cases scoring at least this (0–1)"},
+			&cli.IntFlag{Name: "top", Aliases: []string{"n"}, Value: curate.RelateTop, Usage: "how many related cases per case (--symmetric back-links come on top of it)"},
+			&cli.Float64Flag{Name: "min-score", Value: curate.RelateMinScore, Usage: "link only cases scoring at least this (0–1); at the default, 80–90% of links are judged related, in libraries of 4 to 100,000 cases; links just under it, about half"},
 			&cli.BoolFlag{Name: "write", Usage: "write the links into the case files"},
-			&cli.BoolFlag{Name: "replace", Usage: "replace existing links instead of keeping them"},
+			&cli.BoolFlag{Name: "replace", Usage: "replace existing links instead of keeping them (the dry run lists the removals)"},
 			&cli.BoolFlag{Name: "symmetric", Usage: "make every link two-way"},
-			&cli.BoolFlag{Name: "json", Usage: `print {"id": [{"id","score"}…]} for every case`},
+			&cli.StringSliceFlag{Name: "only", Usage: "link only the case `ID` (repeatable), with back-links from the cases it is linked to"},
+			&cli.BoolFlag{Name: "new", Usage: "link only the cases whose related list is empty, with back-links"},
+			&cli.BoolFlag{Name: "json", Usage: `print {"cases":[{"id","related","add","remove","neighbours"}…],"add","remove"}`},
 		},
 		Action: func(c *cli.Context) error { return env.relate(c) },
 	}
@@ -51,113 +58,215 @@ type scored struct {
 	Score float64 `json:"score"`
 }
 
+// relateCase is one case of relate's --json output.
+type relateCase struct {
+	ID         string   `json:"id"`
+	Related    []string `json:"related"`    // the list it would have
+	Add        []string `json:"add"`        // links it gains
+	Remove     []string `json:"remove"`     // links it loses (only with --replace)
+	Neighbours []scored `json:"neighbours"` // what the search found, with scores
+}
+
+type relateOutput struct {
+	Cases   []relateCase `json:"cases"`
+	Add     int          `json:"add"`
+	Remove  int          `json:"remove"`
+	Written bool         `json:"written"`
+}
+
 func (env *env) relate(c *cli.Context) error {
-	if c.Int("top") < 1 {
-		return usagef("--top must be at least 1")
+	top, minScore := c.Int("top"), c.Float64("min-score")
+	if err := curate.CheckTop("--top", top); err != nil {
+		return usageError{err}
+	}
+	if err := curate.CheckScore("--min-score", minScore); err != nil {
+		return usageError{err}
+	}
+	if c.Args().Present() {
+		return usagef("unexpected arguments %q (did you mean --only ID?)", c.Args().Slice())
+	}
+	if c.Bool("write") {
+		for _, p := range c.StringSlice("cases") {
+			if p == "-" {
+				return usagef("--write cannot write cases read from standard input: give the files with --cases")
+			}
+		}
+		if len(c.StringSlice("cases")) == 0 {
+			return usagef("--write cannot write the embedded seed cases: give your library with --cases")
+		}
 	}
 	lib, ix, err := env.buildIndex(c)
 	if err != nil {
 		return err
 	}
-	p := env.newProgress("relate", ix.Len())
-	all := ix.AllRelated(c.Int("top"), c.Float64("min-score"), p.update)
-	p.done()
-	if c.Bool("json") {
-		out := make(map[string][]scored, len(all))
-		for d, hits := range all {
-			list := make([]scored, len(hits))
-			for i, h := range hits {
-				list[i] = scored{h.ID, round(h.Score)}
+	policy := curate.LinkPolicy{Replace: c.Bool("replace"), Symmetric: c.Bool("symmetric")}
+	var found [][]similarity.Hit
+	if c.IsSet("only") || c.Bool("new") {
+		policy.Only = []int{}
+		for _, id := range c.StringSlice("only") {
+			d, ok := ix.Lookup(id)
+			if !ok {
+				return usagef("--only: no case with id %q", id)
 			}
-			out[ix.Case(d).ID] = list
+			if !slices.Contains(policy.Only, d) {
+				policy.Only = append(policy.Only, d)
+			}
 		}
-		return writeJSON(env.stdout, out)
+		if c.Bool("new") {
+			fresh := 0
+			for d := range ix.Len() {
+				if len(ix.Case(d).Related) == 0 {
+					fresh++
+					if !slices.Contains(policy.Only, d) {
+						policy.Only = append(policy.Only, d)
+					}
+				}
+			}
+			if fresh == 0 {
+				fmt.Fprintln(env.stderr, "caselink: --new: every case already has related links")
+			}
+		}
+		found = make([][]similarity.Hit, ix.Len())
+		for _, d := range policy.Only {
+			found[d] = ix.Related(d, top, minScore)
+		}
+	} else {
+		p := env.newProgress("relate", ix.Len())
+		found = ix.AllRelated(top, minScore, p.update)
+		p.done()
 	}
-	next := proposeLinks(ix, all, c.Bool("replace"), c.Bool("symmetric"))
+	plan := curate.ProposeLinks(ix, found, policy)
+	out := relateReport(ix, found, plan)
 	if c.Bool("write") {
-		changed := map[string][]string{}
-		for d, ids := range next {
-			if cs := ix.Case(d); !slices.Equal(ids, cs.Related) {
-				changed[cs.ID] = ids
-			}
-		}
+		changed := plan.Changed(ix)
 		if env.table != nil {
-			return env.writeTableRelated(c, changed)
+			return env.writeTableRelated(c, changed, out)
 		}
 		files, err := caselib.WriteRelated(lib, changed)
 		if err != nil {
-			return err
+			return failure{err}
 		}
-		fmt.Fprintf(env.stdout, "updated related of %d case(s) in %d file(s)\n", len(changed), len(files))
-		return nil
+		if !c.Bool("json") {
+			fmt.Fprintf(env.stdout, "updated related of %d case(s) in %d file(s): %d link(s) added, %d removed\n",
+				len(changed), len(files), out.Add, out.Remove)
+			return nil
+		}
+		out.Written = true
 	}
-	return env.printLinks(ix, all, next)
+	if c.Bool("json") {
+		return writeJSON(env.stdout, out)
+	}
+	if err := env.printLinks(ix, out); err != nil {
+		return err
+	}
+	if out.Add == 0 {
+		env.noLinkHint(ix, found, policy, minScore)
+	}
+	return nil
 }
 
-// proposeLinks returns the related list every case would have: the links it
-// has (unless replace) followed by the new ones, most similar first; with
-// symmetric, each link a→b also gets b→a.
-func proposeLinks(ix *similarity.Index, all [][]similarity.Hit, replace, symmetric bool) [][]string {
-	next := make([][]string, len(all))
-	for d, hits := range all {
-		var ids []string
-		if !replace {
-			ids = slices.Clone(ix.Case(d).Related)
+// relateReport lists the subject cases and every case whose related list
+// the plan changes, in library order.
+func relateReport(ix *similarity.Index, found [][]similarity.Hit, plan curate.Plan) relateOutput {
+	out := relateOutput{Cases: []relateCase{}}
+	for d, next := range plan.Next {
+		cs := ix.Case(d)
+		add, remove := curate.Diff(cs.Related, next)
+		if !plan.Subject[d] && len(add) == 0 && len(remove) == 0 {
+			continue
 		}
-		for _, h := range hits {
-			if !slices.Contains(ids, h.ID) {
-				ids = append(ids, h.ID)
-			}
+		rc := relateCase{ID: cs.ID, Related: nonNil(next), Add: nonNil(add), Remove: nonNil(remove), Neighbours: []scored{}}
+		for _, h := range found[d] {
+			rc.Neighbours = append(rc.Neighbours, scored{h.ID, similarity.RoundScore(h.Score)})
 		}
-		next[d] = ids
+		out.Cases = append(out.Cases, rc)
+		out.Add += len(add)
+		out.Remove += len(remove)
 	}
-	if symmetric {
-		for d := range all {
-			id := ix.Case(d).ID
-			for _, other := range next[d] {
-				if o, ok := ix.Lookup(other); ok && !slices.Contains(next[o], id) {
-					next[o] = append(next[o], id)
-				}
-			}
-		}
-	}
-	return next
+	return out
 }
 
-func (env *env) printLinks(ix *similarity.Index, all [][]similarity.Hit, next [][]string) error {
+func nonNil(s []string) []string {
+	if s == nil {
+		return []string{}
+	}
+	return s
+}
+
+// noLinkHint tells, when the search found no link at all, what the best
+// pair scored, so that a user of a small library sees why relate proposes
+// nothing and what --min-score would show it.
+func (env *env) noLinkHint(ix *similarity.Index, found [][]similarity.Hit, p curate.LinkPolicy, minScore float64) {
+	for _, hits := range found {
+		if len(hits) > 0 {
+			return
+		}
+	}
+	subjects := p.Only
+	if subjects == nil {
+		subjects = make([]int, ix.Len())
+		for d := range subjects {
+			subjects[d] = d
+		}
+	}
+	best, a, b := 0.0, "", ""
+	for _, d := range subjects {
+		if h := ix.Related(d, 1, 0); len(h) > 0 && (h[0].Score > best || a == "") {
+			best, a, b = h[0].Score, ix.Case(d).ID, h[0].ID
+		}
+	}
+	if a == "" {
+		return
+	}
+	fmt.Fprintf(env.stderr, "caselink: no pair scores --min-score %.2f or more; the best, %s ~ %s, scores %.2f "+
+		"(give --min-score %.2f to see it; links under the default are right about half the time)\n",
+		minScore, a, b, best, math.Floor(best*100)/100)
+}
+
+func (env *env) printLinks(ix *similarity.Index, out relateOutput) error {
 	w := bufio.NewWriter(env.stdout)
 	col := color(env.stdout)
 	width := width(env.stdout)
-	adds := 0
-	for d := range all {
-		cs := ix.Case(d)
-		score := map[string]float64{}
-		for _, h := range all[d] {
-			score[h.ID] = h.Score
-		}
-		fmt.Fprintf(w, "%s  %s\n", bold(cs.ID, col), cut(cs.Title.EN, width-len(cs.ID)-2))
-		if len(next[d]) == 0 {
-			fmt.Fprintln(w, "  (no related case above the minimum score)")
-		}
-		for _, id := range next[d] {
-			mark := "+"
-			if slices.Contains(cs.Related, id) {
-				mark = "="
-			} else {
-				adds++
+	// score of a link either way, from whichever side found it
+	score := map[[2]string]float64{}
+	for _, rc := range out.Cases {
+		for _, s := range rc.Neighbours {
+			score[[2]string{rc.ID, s.ID}] = s.Score
+			if _, ok := score[[2]string{s.ID, rc.ID}]; !ok {
+				score[[2]string{s.ID, rc.ID}] = s.Score
 			}
-			title := ""
-			if o, ok := ix.Lookup(id); ok {
-				title = ix.Case(o).Title.EN
-			}
-			s := "    "
-			if v, ok := score[id]; ok {
-				s = fmt.Sprintf("%.2f", v)
-			}
-			head := fmt.Sprintf("  %s %s  %s", mark, id, s)
-			fmt.Fprintf(w, "%s  %s\n", head, cut(title, width-len([]rune(head))-2))
 		}
 	}
-	fmt.Fprintf(w, "\ndry run: %d link(s) to add; run with --write to write them\n", adds)
+	line := func(mark, from, id string) {
+		title := "(no such case: caselink check lists such links)"
+		if o, ok := ix.Lookup(id); ok {
+			title = ix.Case(o).Title.EN
+		}
+		s := "    "
+		if v, ok := score[[2]string{from, id}]; ok {
+			s = fmt.Sprintf("%.2f", v)
+		}
+		head := fmt.Sprintf("  %s %s  %s", mark, id, s)
+		fmt.Fprintf(w, "%s  %s\n", head, cut(title, width-len([]rune(head))-2))
+	}
+	for _, rc := range out.Cases {
+		d, _ := ix.Lookup(rc.ID)
+		cs := ix.Case(d)
+		fmt.Fprintf(w, "%s  %s\n", bold(cs.ID, col), cut(cs.Title.EN, width-len(cs.ID)-2))
+		if len(rc.Related) == 0 && len(rc.Remove) == 0 {
+			fmt.Fprintln(w, "  (no related case above the minimum score)")
+		}
+		for _, id := range rc.Related {
+			mark := "="
+			if slices.Contains(rc.Add, id) {
+				mark = "+"
+			}
+			line(mark, rc.ID, id)
+		}
+		for _, id := range rc.Remove {
+			line("-", rc.ID, id)
+		}
+	}
+	fmt.Fprintf(w, "\ndry run: %d to add, %d to remove; run with --write to write them\n", out.Add, out.Remove)
 	return w.Flush()
 }

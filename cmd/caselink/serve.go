@@ -10,6 +10,7 @@ import (
 	"github.com/urfave/cli/v2"
 
 	"github.com/caselink/caselink/cmd/caselink/serve"
+	"github.com/caselink/caselink/similarity/curate"
 )
 
 func serveCommand(env *env) *cli.Command {
@@ -17,8 +18,9 @@ func serveCommand(env *env) *cli.Command {
 		Name:  "serve",
 		Usage: "serve a JSON API and a paste-your-symptoms web page",
 		Description: `Serves the library from memory: a web page at / to paste what you see into, a readable
-page per case at /cases/ID, and a JSON API (POST /api/match, GET /api/cases/ID,
-GET /api/cases/ID/related, GET /api/dupes, GET /healthz). When the library's files change,
+page per case at /cases/ID, and a JSON API (POST /api/match, GET /api/cases, GET /api/cases/ID,
+GET /api/cases/ID/related, GET /api/dupes, GET /healthz). A link to /?q=TEXT opens the page
+with that paste and matches it. When the library's files change,
 they are reloaded in the background (a postgres:// library: when its rows change, seen by
 polling a fingerprint of the row versions); a library that fails to load leaves the
 previous one serving and the error is logged here and shown by /healthz. Ctrl-C stops the server.
@@ -48,12 +50,17 @@ func (env *env) serve(c *cli.Context) error {
 	case poll == 0:
 		poll = -1 // serve.Options: negative turns watching off
 	}
+	maxCase, err := maxCaseBytes(c)
+	if err != nil {
+		return err
+	}
 	opts := serve.Options{
 		Paths:          c.StringSlice("cases"),
 		Lenient:        c.Bool("lenient"),
-		MatchMinScore:  defaultMatchMinScore,
-		RelateMinScore: defaultRelateMinScore,
-		DupesThreshold: defaultDupesThreshold,
+		MaxCaseBytes:   maxCase,
+		MatchMinScore:  curate.MatchMinScore,
+		RelateMinScore: curate.RelateMinScore,
+		DupesThreshold: curate.DupesThreshold,
 		PollInterval:   poll,
 		Log:            env.stderr,
 	}

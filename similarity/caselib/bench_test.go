@@ -2,16 +2,19 @@ package caselib
 
 import (
 	"os"
-	"path/filepath"
 	"runtime"
 	"testing"
+
+	"github.com/caselink/caselink/internal/sharedtest"
 )
 
-// sharedData returns the path of a file under /work/shared/data, found
-// relative to the module root (../shared/data from it), or "" when absent.
-func sharedData(rel string) string {
-	p := filepath.Join("..", "..", "..", "shared", "data", filepath.FromSlash(rel))
-	if _, err := os.Stat(p); err != nil {
+// sharedData returns the path of a file under ../shared/data (beside the
+// module root), or "" when absent; with shared data required (in CI) it
+// fails tb instead.
+func sharedData(tb testing.TB, rel string) string {
+	tb.Helper()
+	p := sharedtest.Path("data/" + rel)
+	if !sharedtest.Present(tb, p) {
 		return ""
 	}
 	return p
@@ -19,7 +22,7 @@ func sharedData(rel string) string {
 
 // BenchmarkLoadIncidents loads the 6,854-case incident library.
 func BenchmarkLoadIncidents(b *testing.B) {
-	p := sharedData("incidents/cases.jsonl")
+	p := sharedData(b, "incidents/cases.jsonl")
 	if p == "" {
 		b.Skip("incident library not present")
 	}

@@ -125,6 +125,43 @@ func (d *caseDecoder) decodeCase(data []byte, pos int, what string) (c *Case, ce
 	return c, nil
 }
 
+// caseList returns the bounds of the elements of the JSON list at data[pos:]
+// (after optional whitespace), a file that holds a list of cases; only
+// whitespace may follow the list. The elements are checked to be valid
+// JSON, not yet to be cases.
+func (d *caseDecoder) caseList(data []byte, pos int) (spans [][2]int, cerr *caseError) {
+	d.data, d.pos, d.depth, d.end = data, pos, 0, "file"
+	var serr *syntaxError
+	func() {
+		defer catch(&serr)
+		d.ws()
+		d.enter()
+		d.pos++ // '['
+		d.ws()
+		if d.peek() == ']' {
+			d.pos++
+		} else {
+			for {
+				d.ws()
+				start := d.pos
+				d.skip()
+				spans = append(spans, [2]int{start, d.pos})
+				if !d.next(']') {
+					break
+				}
+			}
+		}
+		d.ws()
+		if d.pos < len(d.data) {
+			d.fail(d.pos, "unexpected data after the list of cases")
+		}
+	}()
+	if serr != nil {
+		return nil, &caseError{off: serr.off, syntax: true, msg: serr.msg}
+	}
+	return spans, nil
+}
+
 // wrongType records a type error for the value at pos (the first one wins)
 // and skips the value.
 func (d *caseDecoder) wrongType(p fieldPath, expected string) {
@@ -178,7 +215,13 @@ func (d *caseDecoder) member(c *Case, name string) uint32 {
 		c.Org = d.str1("org")
 		return fOrg
 	case "date":
+		at := d.pos
 		c.Date = d.str1("date")
+		if c.Date != "" && d.typeErr == nil {
+			if err := CheckDate(c.Date); err != nil {
+				d.typeErr = &caseError{off: at, field: "date", msg: err.Error()}
+			}
+		}
 		return fDate
 	case "title":
 		c.Title = d.text("title")
@@ -207,6 +250,9 @@ func (d *caseDecoder) member(c *Case, name string) uint32 {
 	case "impact":
 		c.Impact = d.impact()
 		return fImpact
+	case "timeline":
+		c.DetectedAfter, c.ResolvedAfter = d.timeline()
+		return 0 // not a model field that must appear once: libraries use "timeline" for other shapes too
 	case "domain":
 		c.Domain = d.strs("domain", "a list of strings")
 		return fDomain
@@ -431,6 +477,32 @@ func (d *caseDecoder) impact() (im Impact) {
 		d.wrongType(top("impact"), `an object with "scope", "users" and "region", or a string`)
 	}
 	return im
+}
+
+// timeline takes "detected_after" and "resolved_after" from a timeline
+// object when they are strings; any other shape of "timeline" (a list of
+// events, say) is skipped, not refused, as libraries use the name for
+// different things.
+func (d *caseDecoder) timeline() (detected, resolved string) {
+	if d.peek() != '{' {
+		d.skip()
+		return "", ""
+	}
+	d.objectMembers(func(name []byte) {
+		if d.peek() != '"' {
+			d.skip()
+			return
+		}
+		switch string(name) {
+		case "detected_after":
+			detected = d.stringValue()
+		case "resolved_after":
+			resolved = d.stringValue()
+		default:
+			d.skip()
+		}
+	})
+	return detected, resolved
 }
 
 func (d *caseDecoder) sources() []Source {

@@ -22,17 +22,29 @@
 //     line: when that line is a whole object on its own (it begins with '{'
 //     and ends with '}'), the file is read as JSON Lines, so a compact
 //     one-line case and a file of several one-line cases both work;
-//     otherwise the whole file must be one JSON value, one case, such as a
-//     pretty-printed object (a second object after it is an error);
+//     otherwise the whole file must be one JSON value: one case, such as a
+//     pretty-printed object (a second object after it is an error), or a
+//     list of case objects, each element one case (the writer splices each
+//     element in place);
+//   - a file whose first non-blank character is neither '{' nor '[' is not
+//     a case file (a README among the cases, say): an error, or skipped
+//     whole when lenient (IsNotCaseFile);
 //   - a folder is searched recursively for files ending in .json, .jsonl or
 //     .txt (in any letter case), read in lexical order; files and folders
 //     whose names begin with "." are skipped, as are symbolic links to
-//     folders (links to files are read);
+//     folders (links to files are read), and so is what the folder's
+//     IgnoreFile (.caselinkignore) lists;
 //   - "-" is standard input, read by the same rule as a .json file.
+//
+// A file is read once however often it is named (a path given twice, or a
+// file given beside its folder).
 //
 // Files must be UTF-8 (a leading byte order mark is allowed and kept) and
 // must hold at least one case; a folder must hold at least one case file.
 // Every case needs a non-empty string "id", unique across everything loaded.
+// A "date" must be YYYY, YYYY-MM or YYYY-MM-DD with a real month and day
+// (CheckDate): "June 2016" is an error, as caselink could not place it in
+// time.
 //
 // A Case holds only the fields caselink uses; each may be null or missing,
 // and each must otherwise have one of the types described on Case, or loading

@@ -2,6 +2,7 @@ package caselib
 
 import (
 	"errors"
+	"fmt"
 	"io/fs"
 	"strconv"
 	"strings"
@@ -24,6 +25,41 @@ type Error struct {
 	Msg   string    // what is wrong
 	Other *Location // for a duplicate id: where the id was seen first
 	Err   error     // underlying error (e.g. from the file system), if any
+
+	notCase  bool // the file holds no JSON at all (see IsNotCaseFile)
+	tooLarge bool // a case over LoadOptions.MaxCaseBytes (see IsTooLarge)
+}
+
+// IsTooLarge reports whether err is about a case larger than
+// LoadOptions.MaxCaseBytes.
+func IsTooLarge(err error) bool {
+	var e *Error
+	return errors.As(err, &e) && e.tooLarge
+}
+
+// tooLarge returns the error of a case of n bytes over the limit max.
+func tooLarge(file string, line int, n, max int64) *Error {
+	return &Error{File: file, Line: line, tooLarge: true,
+		Msg: fmt.Sprintf("case is %s, over the limit of %s per case", mib(n), mib(max))}
+}
+
+// mib writes a size in MiB with one decimal (KiB or bytes when smaller).
+func mib(n int64) string {
+	switch {
+	case n >= 1<<20:
+		return fmt.Sprintf("%.1f MiB", float64(n)/(1<<20))
+	case n >= 1<<10:
+		return fmt.Sprintf("%.1f KiB", float64(n)/(1<<10))
+	}
+	return fmt.Sprintf("%d bytes", n)
+}
+
+// IsNotCaseFile reports whether err is about a file that is not a case file
+// at all (it does not begin with '{' or '['), such as a README among the
+// case files; lenient loading skips such a file.
+func IsNotCaseFile(err error) bool {
+	var e *Error
+	return errors.As(err, &e) && e.notCase
 }
 
 // Error returns the one-line message.

@@ -29,6 +29,7 @@ func addSeeds(f *testing.F, add func(b []byte)) {
 func FuzzLoad(f *testing.F) {
 	addSeeds(f, func(b []byte) { f.Add(b) })
 	f.Add([]byte("{\"id\":\"a\"}\n\n{\"id\":\"b\",\"related\":[\"a\"]}\r\n"))
+	f.Add([]byte("[\n {\"id\":\"a\"},\n {\"id\":\"b\",\"date\":\"2024-02\"}\n]"))
 	f.Add([]byte(`{"id":"a","title":{"en":"\ud800x","ko":"\u00e9"},"remediation":[{"text":"t"},{"en":"e"},"s",null]}`))
 	f.Fuzz(func(t *testing.T, data []byte) {
 		var warns int
@@ -50,12 +51,21 @@ func FuzzLoad(f *testing.F) {
 		if !utf8.Valid(data) || lenient.Skipped != 0 || len(lenient.Cases) != len(lib.Cases) {
 			t.Fatalf("strict load accepted what lenient load skipped (%d)", lenient.Skipped)
 		}
-		objs := objects(t, data, lib.files[0].lines)
-		if len(objs) != len(lib.Cases) {
-			t.Fatalf("%d cases from %d objects", len(lib.Cases), len(objs))
+		var elems []json.RawMessage
+		if lib.files[0].list {
+			if err := json.Unmarshal(data, &elems); err != nil {
+				t.Fatalf("accepted an invalid list: %v", err)
+			}
 		}
-		for _, c := range lib.Cases {
+		objs := objects(t, data, lib.files[0].lines)
+		if n := max(len(objs), len(elems)); lib.files[0].list && len(elems) != len(lib.Cases) || !lib.files[0].list && len(objs) != len(lib.Cases) {
+			t.Fatalf("%d cases from %d objects", len(lib.Cases), n)
+		}
+		for i, c := range lib.Cases {
 			obj := objs[c.Loc.Line]
+			if lib.files[0].list {
+				obj = elems[i]
+			}
 			if !json.Valid(obj) {
 				t.Fatalf("accepted invalid JSON %q", obj)
 			}

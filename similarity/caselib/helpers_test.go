@@ -136,6 +136,9 @@ func refCase(t testing.TB, b []byte) *Case {
 		Contributing: strs(m["contributing"]), RootCause: strs(m["root_cause"]), Related: strs(m["related"]),
 		RecurrenceOf: str(m["recurrence_of"]), URL: str(m["url"]), Severity: str(m["severity"]),
 	}
+	if tl, ok := m["timeline"].(map[string]any); ok {
+		c.DetectedAfter, c.ResolvedAfter = str(tl["detected_after"]), str(tl["resolved_after"])
+	}
 	switch v := m["impact"].(type) {
 	case string:
 		c.Impact.Scope = v
@@ -157,7 +160,7 @@ func refCase(t testing.TB, b []byte) *Case {
 // sameModel compares the decoded fields of two cases (not Loc).
 func sameModel(a, b *Case) bool {
 	x, y := *a, *b
-	x.Loc, y.Loc, x.src, y.src = Location{}, Location{}, nil, nil
+	x.Loc, y.Loc, x.src, y.src, x.elem, y.elem = Location{}, Location{}, nil, nil, 0, 0
 	return reflect.DeepEqual(x, y)
 }
 

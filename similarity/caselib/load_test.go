@@ -87,7 +87,7 @@ func TestDecodeMatchesReference(t *testing.T) {
 	paths := []string{"../../seeds", "testdata/ok"}
 	for _, rel := range []string{"incidents/cases.jsonl", "bench/gitbugs-hadoop/cases.jsonl",
 		"bench/semeval2016-b/cases.jsonl", "incidents-judged/cases"} {
-		if p := sharedData(rel); p != "" {
+		if p := sharedData(t, rel); p != "" {
 			paths = append(paths, p)
 		}
 	}
@@ -216,7 +216,7 @@ func TestLoadErrors(t *testing.T) {
 		{"syntax.jsonl", `testdata/bad/syntax.jsonl:2:31: case "B-0002": invalid character '"' after object member (expected ',' or '}')`},
 		{"syntax-pretty.json", `testdata/bad/syntax-pretty.json:4:25: case "B-0003": control character U+000A in string (write it as an escape)`},
 		{"trailing.json", `testdata/bad/trailing.json:29:1: case "B-0010": unexpected data after the case object (a .json file holds one JSON object, or one object per line)`},
-		{"notobject.json", `testdata/bad/notobject.json:1:1: expected a JSON object (one case), found a list`},
+		{"notobject.json", `testdata/bad/notobject.json: not a case file (a case file holds a JSON object, a list of them, or one object per line)`},
 		{"wrongtype.jsonl", `testdata/bad/wrongtype.jsonl:2: case "B-0004": field "domain": expected a list of strings, found a string`},
 		{"wrongtype-tag.json", `testdata/bad/wrongtype-tag.json:22: case "B-0005": field "symptoms[1]": expected a string, found a number`},
 		{"wrongtype-title.json", `testdata/bad/wrongtype-title.json:1: case "B-0006": field "title": expected a string or an object with "en" and "ko", found a number`},

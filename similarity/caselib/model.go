@@ -70,6 +70,12 @@ type Case struct {
 
 	Impact Impact // "impact"
 
+	// DetectedAfter and ResolvedAfter are "timeline.detected_after" and
+	// "timeline.resolved_after" as written ("25m", "3h"), when "timeline"
+	// is an object and they are strings; "" otherwise. Other shapes of
+	// "timeline" are left alone.
+	DetectedAfter, ResolvedAfter string
+
 	// Tag lists ("domain", "symptoms", "components", "contributing"):
 	// lists of strings; null elements are dropped.
 	Domain, Symptoms, Components, Contributing []string
@@ -90,7 +96,8 @@ type Case struct {
 	// Loc says where the case was read from.
 	Loc Location
 
-	src *fileState // the file the case came from; nil for hand-made cases
+	src  *fileState // the file the case came from; nil for hand-made cases
+	elem int        // its position in the file's list, when the file is a JSON list of cases
 }
 
 // Library is a set of loaded cases.

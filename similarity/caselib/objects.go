@@ -3,7 +3,6 @@ package caselib
 import (
 	"bufio"
 	"bytes"
-	"errors"
 	"fmt"
 	"hash/maphash"
 	"io"
@@ -22,17 +21,12 @@ import (
 // LoadRecords have no files to read again: Objects reports an error for
 // them. obj is only valid during the call.
 func Objects(lib *Library, fn func(c *Case, obj []byte) error) error {
-	byFile := make(map[*fileState]map[int]*Case, len(lib.files))
+	byFile := make(map[*fileState][]*Case, len(lib.files))
 	for _, c := range lib.Cases {
 		if c.src == nil {
 			return &Error{File: c.Loc.File, ID: c.ID, Msg: "the case was not loaded from a file"}
 		}
-		m := byFile[c.src]
-		if m == nil {
-			m = make(map[int]*Case)
-			byFile[c.src] = m
-		}
-		m[c.Loc.Line] = c
+		byFile[c.src] = append(byFile[c.src], c)
 	}
 	for _, src := range lib.files {
 		cases := byFile[src]
@@ -61,10 +55,9 @@ func Objects(lib *Library, fn func(c *Case, obj []byte) error) error {
 	return nil
 }
 
-var errChanged = errors.New("file changed since it was loaded; load it again")
-
-// eachObject reads one file and calls fn for the cases on the given lines.
-func eachObject(src *fileState, r io.Reader, seed maphash.Seed, cases map[int]*Case, fn func(*Case, []byte) error) error {
+// eachObject reads one file and calls fn for the given cases of it.
+func eachObject(src *fileState, r io.Reader, seed maphash.Seed, cases []*Case, fn func(*Case, []byte) error) error {
+	changed := &Error{File: src.display, Msg: "file changed since it was loaded; load it again"}
 	var h maphash.Hash
 	h.SetSeed(seed)
 	br := bufio.NewReaderSize(io.TeeReader(r, &h), 1<<20)
@@ -73,15 +66,38 @@ func eachObject(src *fileState, r io.Reader, seed maphash.Seed, cases map[int]*C
 		if err != nil {
 			return &Error{File: src.display, Msg: "cannot read", Err: err}
 		}
-		if h.Sum64() != src.hash || len(cases) != 1 {
-			return &Error{File: src.display, Msg: errChanged.Error()}
+		if h.Sum64() != src.hash {
+			return changed
+		}
+		start := 0
+		if bytes.HasPrefix(data, bom) {
+			start = len(bom)
+		}
+		if !src.list {
+			if len(cases) != 1 {
+				return changed
+			}
+			return fn(cases[0], bytes.Trim(data[start:], " \t\r\n"))
+		}
+		var d caseDecoder
+		spans, ce := d.caseList(data, start)
+		if ce != nil {
+			return changed
 		}
 		for _, c := range cases {
-			if err := fn(c, bytes.Trim(bytes.TrimPrefix(data, bom), " \t\r\n")); err != nil {
+			if c.elem >= len(spans) {
+				return changed
+			}
+			sp := spans[c.elem]
+			if err := fn(c, bytes.Trim(data[sp[0]:sp[1]], " \t\r\n")); err != nil {
 				return err
 			}
 		}
 		return nil
+	}
+	byLine := make(map[int]*Case, len(cases))
+	for _, c := range cases {
+		byLine[c.Loc.Line] = c
 	}
 	var long []byte
 	done := 0
@@ -90,7 +106,7 @@ func eachObject(src *fileState, r io.Reader, seed maphash.Seed, cases map[int]*C
 		if err != nil && err != io.EOF {
 			return &Error{File: src.display, Msg: "cannot read", Err: err}
 		}
-		if c := cases[line]; c != nil {
+		if c := byLine[line]; c != nil {
 			if line == 1 {
 				l = bytes.TrimPrefix(l, bom)
 			}
@@ -104,7 +120,7 @@ func eachObject(src *fileState, r io.Reader, seed maphash.Seed, cases map[int]*C
 		}
 	}
 	if h.Sum64() != src.hash || done != len(cases) {
-		return &Error{File: src.display, Msg: errChanged.Error()}
+		return changed
 	}
 	return nil
 }

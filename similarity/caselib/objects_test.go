@@ -15,6 +15,7 @@ func TestObjects(t *testing.T) {
 	doc := "{\n  \"id\": \"D\"\n}\n"
 	os.WriteFile(filepath.Join(dir, "a.jsonl"), []byte(lines), 0o644)
 	os.WriteFile(filepath.Join(dir, "d.json"), []byte(doc), 0o644)
+	os.WriteFile(filepath.Join(dir, "e.json"), []byte(`[{"id":"E1"}, {"id":"E2","x":{"y":[]}}]`), 0o644)
 	lib, err := Load([]string{dir}, LoadOptions{})
 	if err != nil {
 		t.Fatal(err)
@@ -24,7 +25,7 @@ func TestObjects(t *testing.T) {
 		got = append(got, c.ID+"="+string(obj))
 		return nil
 	})
-	want := []string{`A={"id":"A"}`, `B={"id":"B", "x": [1, 2]}`, `C={"id":"C"}`, "D={\n  \"id\": \"D\"\n}"}
+	want := []string{`A={"id":"A"}`, `B={"id":"B", "x": [1, 2]}`, `C={"id":"C"}`, "D={\n  \"id\": \"D\"\n}", `E1={"id":"E1"}`, `E2={"id":"E2","x":{"y":[]}}`}
 	if err != nil || strings.Join(got, "|") != strings.Join(want, "|") {
 		t.Errorf("Objects = %q, %v\nwant %q", got, err, want)
 	}

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"hash/maphash"
 	"io"
+	"path/filepath"
 	"unicode/utf8"
 )
 
@@ -29,6 +30,7 @@ type loader struct {
 	order chan *job
 	stop  chan struct{}
 	free  chan []byte
+	read  map[string]bool // absolute paths of the files read so far (producer only)
 }
 
 type jobKind uint8
@@ -180,15 +182,30 @@ func (p *loader) readStream(src *fileState, r io.Reader, lines bool, sizeHint in
 		}
 		return p.fail(src, &Error{File: src.display, Msg: msg}, false)
 	}
+	t := bytes.TrimRight(firstLine, " \t\r")
+	t = bytes.TrimLeft(bytes.TrimPrefix(t, bom), " \t\r")
+	if t[0] != '{' && t[0] != '[' {
+		p.putBuf(buf)
+		return p.fail(src, notCaseFile(src), false)
+	}
 	if !lines {
-		t := bytes.TrimRight(firstLine, " \t\r")
-		t = bytes.TrimLeft(bytes.TrimPrefix(t, bom), " \t\r")
 		lines = t[0] == '{' && t[len(t)-1] == '}'
 	}
 	src.lines = lines
 
 	if !lines { // one JSON value: read it all
-		for !eof {
+		limit := p.opts.maxCase()
+		if t[0] == '[' {
+			limit = -1 // a list: each element is checked
+		}
+		for {
+			if limit >= 0 && int64(len(buf)) > limit {
+				p.putBuf(buf)
+				return p.fail(src, tooLarge(src.display, 0, max(size, sizeHint), limit), false)
+			}
+			if eof {
+				break
+			}
 			if err := fill(); err != nil {
 				return readErr(err)
 			}
@@ -257,6 +274,16 @@ func blank(l []byte, atStart bool) bool {
 	return true
 }
 
+// notCaseFile reports a file that cannot hold cases (a README among case
+// files, say), with the ways to keep it out of the library.
+func notCaseFile(src *fileState) *Error {
+	msg := "not a case file (a case file holds a JSON object, a list of them, or one object per line)"
+	if src.root != "" {
+		msg += "; move it out of the folder or list it in " + filepath.Join(src.root, IgnoreFile)
+	}
+	return &Error{File: src.display, Msg: msg, notCase: true}
+}
+
 // notUTF8 reports the first invalid byte of data, whose first byte is on
 // line line of src.
 func notUTF8(src *fileState, data []byte, line int) *Error {
@@ -320,6 +347,10 @@ func (p *loader) decodeLines(d *caseDecoder, j *job) {
 		if blank(l[start:], false) {
 			continue
 		}
+		if max := p.opts.maxCase(); max >= 0 && int64(len(l)) > max {
+			j.out = append(j.out, result{err: tooLarge(j.src.display, ln, int64(len(l)), max)})
+			continue
+		}
 		if !utf8.Valid(l) {
 			j.out = append(j.out, result{err: notUTF8(j.src, l, ln), file: true})
 			return
@@ -329,6 +360,10 @@ func (p *loader) decodeLines(d *caseDecoder, j *job) {
 			e := &Error{File: j.src.display, Line: ln, ID: ce.id, Field: ce.field, Msg: ce.msg}
 			if ce.syntax {
 				e.Col = ce.off + 1
+				if t := bytes.TrimSpace(l[start:]); t[0] != '{' || t[len(t)-1] != '}' {
+					e.Msg += " (JSON Lines holds one whole object per line, and this line is not one: " +
+						"a pretty-printed file? jq -c . writes one object per line)"
+				}
 			}
 			j.out = append(j.out, result{err: e})
 			continue
@@ -349,20 +384,65 @@ func (p *loader) decodeDoc(d *caseDecoder, j *job) {
 	if bytes.HasPrefix(data, bom) {
 		start = len(bom)
 	}
-	c, ce := d.decodeCase(data, start, "file")
-	if ce != nil {
-		line, col := position(data, ce.off)
-		e := &Error{File: j.src.display, Line: line, ID: ce.id, Field: ce.field, Msg: ce.msg}
-		if ce.syntax {
-			e.Col = col
-		}
-		j.out = append(j.out, result{err: e})
+	if t := bytes.TrimLeft(data[start:], " \t\r\n"); len(t) > 0 && t[0] == '[' {
+		p.decodeList(d, j, data, start)
 		return
 	}
-	line, _ := position(data, d.start)
-	c.Loc = Location{File: j.src.display, Line: line}
-	c.src = j.src
-	j.out = append(j.out, result{c: c})
+	c, ce := d.decodeCase(data, start, "file")
+	if ce != nil {
+		j.out = append(j.out, result{err: errorIn(j.src, data, ce)})
+		return
+	}
+	j.out = append(j.out, result{c: placed(c, j.src, data, d.start)})
+}
+
+// errorIn turns a problem found in data, the whole content of src, into an
+// *Error at its line (and column, for malformed JSON).
+func errorIn(src *fileState, data []byte, ce *caseError) *Error {
+	line, col := position(data, ce.off)
+	e := &Error{File: src.display, Line: line, ID: ce.id, Field: ce.field, Msg: ce.msg}
+	if ce.syntax {
+		e.Col = col
+	}
+	return e
+}
+
+// placed records that c was read from src, its object starting at offset
+// start of data, the whole content of src.
+func placed(c *Case, src *fileState, data []byte, start int) *Case {
+	line, _ := position(data, start)
+	c.Loc = Location{File: src.display, Line: line}
+	c.src = src
+	return c
+}
+
+// decodeList decodes a file that holds a JSON list of cases, each element
+// one case.
+func (p *loader) decodeList(d *caseDecoder, j *job, data []byte, start int) {
+	j.src.list = true
+	spans, ce := d.caseList(data, start)
+	if ce == nil && len(spans) == 0 {
+		ce = &caseError{off: start, msg: "empty list: no case in it"}
+	}
+	if ce != nil {
+		j.out = append(j.out, result{err: errorIn(j.src, data, ce), file: true})
+		return
+	}
+	for i, sp := range spans {
+		if max := p.opts.maxCase(); max >= 0 && int64(sp[1]-sp[0]) > max {
+			line, _ := position(data, sp[0])
+			j.out = append(j.out, result{err: tooLarge(j.src.display, line, int64(sp[1]-sp[0]), max)})
+			continue
+		}
+		c, ce := d.decodeCase(data[:sp[1]], sp[0], "file")
+		if ce != nil {
+			j.out = append(j.out, result{err: errorIn(j.src, data, ce)})
+			continue
+		}
+		c = placed(c, j.src, data, d.start)
+		c.elem = i
+		j.out = append(j.out, result{c: c})
+	}
 }
 
 // collect takes the results in input order, checks ids for duplicates and

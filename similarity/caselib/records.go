@@ -83,6 +83,12 @@ func (p *loader) decodeRecords(d *caseDecoder, j *job) {
 	for _, r := range j.recs {
 		data := j.data[start:r.end]
 		start = r.end
+		if max := p.opts.maxCase(); max >= 0 && int64(len(data)) > max {
+			e := tooLarge(j.src.display, 0, int64(len(data)), max)
+			e.Row = r.row
+			j.out = append(j.out, result{err: e})
+			continue
+		}
 		if !utf8.Valid(data) {
 			e := notUTF8(j.src, data, 1)
 			e.Line, e.Row = 0, r.row

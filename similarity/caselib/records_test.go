@@ -3,6 +3,7 @@ package caselib
 import (
 	"errors"
 	"iter"
+	"strings"
 	"testing"
 )
 
@@ -60,6 +61,13 @@ func TestLoadRecordsErrors(t *testing.T) {
 		if !errors.As(err, &ce) || err.Error() != tc.want {
 			t.Errorf("%s: got %v, want %s", tc.name, err, tc.want)
 		}
+	}
+}
+
+func TestLoadRecordsTooLarge(t *testing.T) {
+	_, err := LoadRecords("t", records(Record{"(0,1)", []byte(`{"id":"A","x":"` + strings.Repeat("y", 100) + `"}`)}), LoadOptions{MaxCaseBytes: 64})
+	if !IsTooLarge(err) || err.Error() != "t row (0,1): case is 117 bytes, over the limit of 64 bytes per case" {
+		t.Errorf("got %v", err)
 	}
 }
 

@@ -120,7 +120,7 @@ func WriteRelated(lib *Library, related map[string][]string) ([]string, error) {
 // fileEdit is the pending rewrite of one file.
 type fileEdit struct {
 	src    *fileState
-	byLine map[int]*Case // cases to change, by line
+	byLine map[int]*Case // cases to change, by line (by element of a file that is a list of cases)
 	ids    map[*Case][]string
 	target string // the file to replace (symbolic links resolved)
 	tmp    string // the prepared temporary file, "" when none
@@ -165,7 +165,11 @@ func planEdits(lib *Library, related map[string][]string) (edits, touched []*fil
 		if slices.Equal(c.Related, ids) {
 			continue
 		}
-		e.byLine[c.Loc.Line] = c
+		if c.src.list {
+			e.byLine[c.elem] = c
+		} else {
+			e.byLine[c.Loc.Line] = c
+		}
 		e.ids[c] = ids
 	}
 	if matched < len(related) {
@@ -235,6 +239,9 @@ func (e *fileEdit) prepare(seed maphash.Seed) (err error) {
 	st, err := in.Stat()
 	if err != nil {
 		return asError(e.src, "cannot write related", err)
+	}
+	if err := writable(target, st); err != nil {
+		return &Error{File: e.src.display, Msg: "cannot write related: the file is read-only; make it writable (chmod u+w) first", Err: err}
 	}
 	tmp, err := os.CreateTemp(filepath.Dir(target), "."+filepath.Base(target)+".*.tmp")
 	if err != nil {
@@ -383,12 +390,15 @@ func (e *fileEdit) rewriteDoc(in io.Reader, w *bufio.Writer, h *maphash.Hash) er
 		return err
 	}
 	h.Write(data)
-	if int64(len(data)) != e.src.size || h.Sum64() != e.src.hash || len(e.byLine) != 1 {
+	if int64(len(data)) != e.src.size || h.Sum64() != e.src.hash || (!e.src.list && len(e.byLine) != 1) {
 		return e.changed()
 	}
 	start := 0
 	if bytes.HasPrefix(data, bom) {
 		start = len(bom)
+	}
+	if e.src.list {
+		return e.rewriteList(data, start, w)
 	}
 	var c *Case
 	for _, one := range e.byLine {
@@ -400,6 +410,36 @@ func (e *fileEdit) rewriteDoc(in io.Reader, w *bufio.Writer, h *maphash.Hash) er
 	}
 	w.Write(data[:start])
 	_, err = w.Write(out)
+	return err
+}
+
+// rewriteList rewrites a file that is a JSON list of cases, splicing the
+// elements of the changing cases.
+func (e *fileEdit) rewriteList(data []byte, start int, w *bufio.Writer) error {
+	var d caseDecoder
+	spans, ce := d.caseList(data, start)
+	if ce != nil {
+		return e.changed()
+	}
+	at, done := 0, 0
+	for i, sp := range spans {
+		c := e.byLine[i]
+		if c == nil {
+			continue
+		}
+		out, err := e.splice(c, data[sp[0]:sp[1]])
+		if err != nil {
+			return err
+		}
+		w.Write(data[at:sp[0]])
+		w.Write(out)
+		at = sp[1]
+		done++
+	}
+	if done != len(e.byLine) {
+		return e.changed()
+	}
+	_, err := w.Write(data[at:])
 	return err
 }
 
@@ -437,4 +477,20 @@ func syncDirs(edits []*fileEdit) {
 			d.Close()
 		}
 	}
+}
+
+// writable reports a file the user may not write: one without any write
+// permission bit (even for root, who could replace it, the bits say it is
+// not to be changed) or one this process cannot open for writing. The
+// rename that replaces a file needs only the folder to be writable, so
+// without this check a read-only file would be rewritten.
+func writable(path string, st fs.FileInfo) error {
+	if st.Mode().Perm()&0o222 == 0 {
+		return fs.ErrPermission
+	}
+	f, err := os.OpenFile(path, os.O_WRONLY, 0)
+	if err != nil {
+		return err
+	}
+	return f.Close()
 }

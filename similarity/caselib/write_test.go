@@ -372,7 +372,7 @@ func TestWriteThroughSymlink(t *testing.T) {
 // TestWriteIncidents writes related lists into all cases of the shared
 // incident library (copied) and checks that nothing else changed.
 func TestWriteIncidents(t *testing.T) {
-	src := sharedData("incidents/cases.jsonl")
+	src := sharedData(t, "incidents/cases.jsonl")
 	if src == "" {
 		t.Skip("incident library not present")
 	}

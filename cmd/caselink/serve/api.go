@@ -12,6 +12,7 @@ import (
 	"strings"
 
 	"github.com/caselink/caselink/similarity"
+	"github.com/caselink/caselink/similarity/curate"
 )
 
 // MaxBodyBytes is the largest request body the API reads; a larger one is
@@ -23,6 +24,7 @@ const (
 	defaultTop = 5
 	maxTop     = 100
 	maxDupes   = 1000 // pairs per /api/dupes page
+	maxCases   = 1000 // cases per /api/cases page
 )
 
 // MatchRequest is the body of POST /api/match.
@@ -30,6 +32,12 @@ type MatchRequest struct {
 	Text    string  `json:"text"`    // the paste: alert lines, errors, a message (required)
 	Top     int     `json:"top"`     // how many hits, 1–100; 0 means 5
 	Filters Filters `json:"filters"` // optional
+	// MinScore drops hits scoring below it, 0–1; missing or null means
+	// the server's default (Options.MatchMinScore).
+	MinScore *float64 `json:"min_score"`
+	// Explain adds each hit's score parts ("explain"), as the CLI's
+	// --explain prints them.
+	Explain bool `json:"explain"`
 }
 
 // Filters narrow a match. Empty fields do not filter. Org and Domain accept
@@ -69,6 +77,33 @@ type Hit struct {
 	Why   []string `json:"why"`             // shared terms and tags, strongest first
 	Tags  []string `json:"tags"`            // the case's namespaced tags
 	Stage string   `json:"stage,omitempty"` // match only: "query" or "expand"
+	// Match only: Paste is the part of Score from the paste itself, the
+	// rest (LikeScore) from the hit's similarity to the best hit Like.
+	Paste     *float64 `json:"paste,omitempty"`
+	Like      string   `json:"like,omitempty"`
+	LikeScore float64  `json:"like_score,omitempty"`
+	// Remediation is what fixed the case: the first line of its first
+	// steps. ResolvedAfter is how long it took ("25m"), when the case says.
+	Remediation   []string `json:"remediation"`
+	ResolvedAfter string   `json:"resolved_after,omitempty"`
+	// Explain holds the score's parts, when the request asked for them.
+	Explain *similarity.Explanation `json:"explain,omitempty"`
+}
+
+// CaseSummary is one case of GET /api/cases.
+type CaseSummary struct {
+	ID    string `json:"id"`
+	Date  string `json:"date"`
+	Org   string `json:"org"`
+	Title string `json:"title"`
+}
+
+// CaseList is the answer of GET /api/cases?offset=&limit=: one page of the
+// library's cases, in library order.
+type CaseList struct {
+	Total  int           `json:"total"` // cases in all pages
+	Offset int           `json:"offset"`
+	Cases  []CaseSummary `json:"cases"`
 }
 
 // HitList is the answer of POST /api/match and GET /api/cases/{id}/related.
@@ -124,11 +159,13 @@ type DupesAnswer struct {
 	Pairs     []DupePair `json:"pairs"`
 }
 
-// Health is the answer of GET /healthz. OK is true while the server
-// answers; LastError is the error of the last failed reload (null when the
-// last load succeeded), during which the previous index keeps serving.
+// Health is the answer of GET /healthz, always with status 200 while the
+// server answers. Status is "ok", or "degraded" when the last reload failed:
+// LastError is its error (null when the last load succeeded), and the
+// previous index keeps serving, so OK is false until a reload succeeds.
 type Health struct {
 	OK          bool    `json:"ok"`
+	Status      string  `json:"status"` // "ok" or "degraded"
 	Cases       int     `json:"cases"`
 	LoadedAt    string  `json:"loaded_at"` // RFC 3339, UTC
 	Library     string  `json:"library"`
@@ -159,6 +196,7 @@ func (s *Server) routes() http.Handler {
 		})
 	}
 	api(http.MethodPost, "/api/match", s.apiMatch)
+	api(http.MethodGet, "/api/cases", s.apiCases)
 	api(http.MethodGet, "/api/cases/{id}", s.apiCase)
 	api(http.MethodGet, "/api/cases/{id}/related", s.apiRelated)
 	api(http.MethodGet, "/api/dupes", s.apiDupes)
@@ -198,8 +236,35 @@ func (s *Server) apiMatch(w http.ResponseWriter, r *http.Request) {
 	res := ix.Match(q)
 	out := HitList{Hits: make([]Hit, len(res.Hits))}
 	for i, h := range res.Hits {
-		out.Hits[i] = hit(ix, i, h, ix.ExplainMatch(res, h))
+		ex := ix.ExplainMatch(res, h)
+		out.Hits[i] = hit(ix, i, h, ex)
 		out.Hits[i].Stage = h.Stage
+		sp := curate.SplitOf(res, h)
+		out.Hits[i].Paste, out.Hits[i].Like, out.Hits[i].LikeScore = &sp.Paste, sp.Like, sp.LikeScore
+		if req.Explain {
+			out.Hits[i].Explain = curate.Explained(ex)
+		}
+	}
+	writeJSON(w, http.StatusOK, out)
+}
+
+func (s *Server) apiCases(w http.ResponseWriter, r *http.Request) {
+	offset, err := intParam(r, "offset", 0, 0, math.MaxInt32)
+	if err != nil {
+		writeError(w, http.StatusBadRequest, "%v", err)
+		return
+	}
+	limit, err := intParam(r, "limit", 100, 1, maxCases)
+	if err != nil {
+		writeError(w, http.StatusBadRequest, "%v", err)
+		return
+	}
+	ix := s.cur.Load().ix
+	n := ix.Len()
+	out := CaseList{Total: n, Offset: offset, Cases: []CaseSummary{}}
+	for d := min(offset, n); d < min(offset+limit, n); d++ {
+		c := ix.Case(d)
+		out.Cases = append(out.Cases, CaseSummary{c.ID, c.Date, c.Org, c.Title.EN})
 	}
 	writeJSON(w, http.StatusOK, out)
 }
@@ -221,7 +286,14 @@ func (s *Server) query(req MatchRequest) (similarity.Query, error) {
 	if err := filter.Validate(); err != nil {
 		return similarity.Query{}, err
 	}
-	return similarity.Query{Text: req.Text, K: top, MinScore: s.opts.MatchMinScore, Filter: filter}, nil
+	minScore := s.opts.MatchMinScore
+	if req.MinScore != nil {
+		if err := curate.CheckScore(`"min_score"`, *req.MinScore); err != nil {
+			return similarity.Query{}, err
+		}
+		minScore = *req.MinScore
+	}
+	return similarity.Query{Text: req.Text, K: top, MinScore: minScore, Filter: filter}, nil
 }
 
 func (s *Server) apiCase(w http.ResponseWriter, r *http.Request) {
@@ -269,7 +341,7 @@ func (s *Server) apiDupes(w http.ResponseWriter, r *http.Request) {
 		out.Pairs = append(out.Pairs, DupePair{
 			A:     DupeCase{a.ID, a.Date, a.Org, a.Title.EN},
 			B:     DupeCase{b.ID, b.Date, b.Org, b.Title.EN},
-			Score: round(p.Score), Evidence: nonNil(ix.ExplainPair(p.A, p.B).Why(8)),
+			Score: similarity.RoundScore(p.Score), Evidence: nonNil(ix.ExplainPair(p.A, p.B).Why(8)),
 		})
 	}
 	writeJSON(w, http.StatusOK, out)
@@ -283,8 +355,9 @@ func (s *Server) apiHealth(w http.ResponseWriter, r *http.Request) {
 // hit turns an engine hit at rank i (0-based) into an API hit.
 func hit(ix *similarity.Index, i int, h similarity.Hit, ex similarity.Explanation) Hit {
 	c := ix.Case(h.Doc)
-	return Hit{Rank: i + 1, ID: h.ID, Score: round(h.Score), Date: c.Date, Org: c.Org, Title: c.Title.EN,
-		URL: c.URL, Why: nonNil(ex.Why(6)), Tags: nonNil(similarity.CaseTags(c))}
+	return Hit{Rank: i + 1, ID: h.ID, Score: similarity.RoundScore(h.Score), Date: c.Date, Org: c.Org, Title: c.Title.EN,
+		URL: c.URL, Why: nonNil(ex.Why(6)), Tags: nonNil(similarity.CaseTags(c)),
+		Remediation: nonNil(curate.Remedy(c, curate.RemedyLines)), ResolvedAfter: c.ResolvedAfter}
 }
 
 // related returns the top cases most similar to the case at doc.
@@ -394,9 +467,6 @@ func writeJSON(w http.ResponseWriter, status int, v any) {
 func writeError(w http.ResponseWriter, status int, format string, a ...any) {
 	writeJSON(w, status, errorBody{Error: fmt.Sprintf(format, a...)})
 }
-
-// round keeps 4 decimals, as the CLI prints.
-func round(x float64) float64 { return math.Round(x*1e4) / 1e4 }
 
 func nonNil(s []string) []string {
 	if s == nil {

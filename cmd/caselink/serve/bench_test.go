@@ -6,18 +6,19 @@ import (
 	"io"
 	"net"
 	"net/http"
-	"os"
 	"slices"
 	"strings"
 	"sync"
 	"sync/atomic"
 	"testing"
 	"time"
+
+	"github.com/caselink/caselink/internal/sharedtest"
 )
 
 // benchLibrary is the third-party incident library the load check runs on.
 // It is read in place and never copied into the repository.
-const benchLibrary = "../../../../shared/data/incidents/cases.jsonl"
+var benchLibrary = sharedtest.Path("data/incidents/cases.jsonl")
 
 // benchPastes are on-call pastes of different lengths, sent in turn.
 var benchPastes = []string{
@@ -40,11 +41,9 @@ var bench struct {
 // benchServer starts, once per test binary, a server over benchLibrary on a
 // real loopback listener. It is left running until the binary exits.
 func benchServer(b *testing.B) string {
-	if _, err := os.Stat(benchLibrary); err != nil {
-		b.Skipf("no benchmark library: %v", err)
-	}
+	sharedtest.Need(b, benchLibrary)
 	bench.once.Do(func() {
-		s, err := New(Options{Paths: []string{benchLibrary}, MatchMinScore: 0.05, RelateMinScore: 0.2,
+		s, err := New(Options{Paths: []string{benchLibrary}, MatchMinScore: 0.02, RelateMinScore: 0.2,
 			DupesThreshold: 0.5, PollInterval: time.Second})
 		if err != nil {
 			bench.err = err

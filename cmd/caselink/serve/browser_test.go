@@ -3,6 +3,7 @@ package serve
 import (
 	"context"
 	"errors"
+	"net/url"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -128,6 +129,24 @@ func TestBrowserMatch(t *testing.T) {
 	}
 	if st := text("#status"); !strings.Contains(st, "similar case") {
 		t.Errorf("status %q", st)
+	}
+	// what fixed it, and the paste kept in the address
+	if fix := text("#results > li:first-child .fix"); !strings.Contains(fix, "scaled the distributor Deployment") {
+		t.Errorf("what fixed the first result: %q", fix)
+	}
+	if took := text("#results > li:first-child .took"); !strings.Contains(took, "resolved after 25m") {
+		t.Errorf("time to resolve of the first result: %q", took)
+	}
+	q, err := chromedp.Run(bctx, chromedp.Evaluate[string](`new URL(location.href).searchParams.get('q')`))
+	if err != nil || q != paste {
+		t.Errorf("the address keeps %q, want the paste (%v)", q, err)
+	}
+	run("opening a shared link /?q=…",
+		chromedp.Navigate(ts.URL+"/?q="+url.QueryEscape(paste)),
+		chromedp.WaitVisible(chromedp.CSS("#results > li:first-child .hit")),
+	)
+	if id := text("#results > li:first-child .hit-id"); id != "IL-0191" {
+		t.Errorf("shared link: first result %q, want IL-0191", id)
 	}
 
 	if path := os.Getenv("CASELINK_SCREENSHOT"); path != "" {

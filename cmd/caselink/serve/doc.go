@@ -16,17 +16,20 @@
 //
 // # Routes
 //
-//	GET  /                         the page: paste, Ctrl/Cmd+Enter, read the hits
+//	GET  /                         the page: paste, Ctrl/Cmd+Enter, read the hits; /?q=… opens it with
+//	                               that paste and matches it (the page keeps the paste in the address)
 //	GET  /cases/{id}               one case, readable, with its related cases
-//	POST /api/match                {"text","top","filters":{"org","domain","since","until"}} → {"hits":[…]}
+//	POST /api/match                {"text","top","min_score","explain","filters":{"org","domain","since","until"}}
+//	                               → {"hits":[…]}; each hit has "remediation" and "resolved_after"
+//	GET  /api/cases                {"total","offset","cases":[{"id","date","org","title"}…]} (?offset=&limit=, 100 a page)
 //	GET  /api/cases/{id}           the case's display fields, tags and related cases
 //	GET  /api/cases/{id}/related   {"hits":[…]}: the cases most similar to it
 //	GET  /api/dupes                {"threshold","total","offset","pairs":[…]}: probable duplicates with
 //	                               evidence, most similar first (?offset=&limit=, 100 a page)
-//	GET  /healthz                  {"ok","cases","loaded_at","library","reloads","last_error"}
+//	GET  /healthz                  {"ok","status","cases","loaded_at","library","reloads","last_error"}; status "degraded" and ok false after a failed reload
 //
 // The answers are the exported types of this package ([MatchRequest],
-// [HitList], [CaseView], [DupesAnswer], [Health]) encoded as JSON.
+// [HitList], [CaseList], [CaseView], [DupesAnswer], [Health]) encoded as JSON.
 //
 // Every API error is {"error":"…"} with a status code: 400 for bad JSON or
 // an empty text, 404 for an unknown case or route, 405 for a wrong method,

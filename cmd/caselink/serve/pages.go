@@ -70,10 +70,13 @@ func (s *Server) header(title string) pageHeader {
 }
 
 func (s *Server) pageIndex(w http.ResponseWriter, r *http.Request) {
+	// /?q=… opens the page with that paste, and the page matches it at
+	// once: a search can be shared as a link.
 	s.render(w, http.StatusOK, "index.html", struct {
 		pageHeader
 		MinScore float64
-	}{s.header("caselink: find similar past incidents"), s.opts.MatchMinScore})
+		Query    string
+	}{s.header("caselink: find similar past incidents"), s.opts.MatchMinScore, r.URL.Query().Get("q")})
 }
 
 // caseLink is one id of a case's own "related" list.

@@ -16,6 +16,7 @@ import (
 
 	"github.com/caselink/caselink/similarity"
 	"github.com/caselink/caselink/similarity/caselib"
+	"github.com/caselink/caselink/similarity/curate"
 )
 
 // Options configure a [Server].
@@ -28,6 +29,9 @@ type Options struct {
 	// Lenient skips bad cases with a warning on Log instead of refusing the
 	// whole library.
 	Lenient bool
+	// MaxCaseBytes is caselib.LoadOptions.MaxCaseBytes: the per-case size
+	// limit (0 for caselib's default, negative for none).
+	MaxCaseBytes int64
 
 	// MatchMinScore is the lowest score a match hit may have (the CLI's
 	// match default). RelateMinScore is the lowest score of a related case
@@ -111,7 +115,8 @@ func New(opts Options) (*Server, error) {
 	return s, nil
 }
 
-// load reads and indexes the library. stamp is the fingerprint of its files
+// load reads and indexes the library (on a reload, reindexing the current
+// index, which gives the same index as a build). stamp is the fingerprint of its files
 // taken before reading them, so that a change made while loading is seen by
 // the next poll.
 func (s *Server) load(stamp uint64) (*snapshot, error) {
@@ -124,8 +129,9 @@ func (s *Server) load(stamp uint64) (*snapshot, error) {
 		lib, err = caselib.LoadSeeds()
 	default:
 		lib, err = caselib.Load(s.opts.Paths, caselib.LoadOptions{
-			Lenient: s.opts.Lenient,
-			Warn:    func(err error) { s.log.Printf("warning: skipped: %v", err) },
+			Lenient:      s.opts.Lenient,
+			MaxCaseBytes: s.opts.MaxCaseBytes,
+			Warn:         func(err error) { s.log.Printf("warning: skipped: %v", err) },
 		})
 	}
 	if err != nil {
@@ -134,7 +140,17 @@ func (s *Server) load(stamp uint64) (*snapshot, error) {
 	if len(lib.Cases) == 0 {
 		return nil, fmt.Errorf("no cases in %s", strings.Join(s.opts.Paths, ", "))
 	}
-	ix, err := similarity.Build(lib.Cases, similarity.DefaultConfig())
+	if w := curate.LinkWarning(curate.CheckLinks(lib.Cases, lib.ByID)); w != "" {
+		s.log.Printf("warning: %s", w)
+	}
+	docs := similarity.Documents(lib.Cases)
+	var ix *similarity.Index
+	if prev := s.cur.Load(); prev != nil {
+		// A reload tokenizes only the cases whose text or tags changed.
+		ix, err = prev.ix.Reindex(docs)
+	} else {
+		ix, err = similarity.Build(docs, similarity.DefaultConfig())
+	}
 	if err != nil {
 		return nil, err
 	}
@@ -146,7 +162,7 @@ func (s *Server) stamp() uint64 {
 	if s.opts.Stamp != nil {
 		return s.opts.Stamp()
 	}
-	return stampPaths(s.opts.Paths)
+	return caselib.Stamp(s.opts.Paths)
 }
 
 // Reload reads the library again and, when it loads, swaps in its index.
@@ -279,7 +295,7 @@ func (s *Server) Serve(ctx context.Context, ln net.Listener) error {
 // health returns the numbers /healthz shows.
 func (s *Server) health() Health {
 	snap := s.cur.Load()
-	h := Health{OK: true, Cases: snap.ix.Len(), LoadedAt: snap.loadedAt.UTC().Format(time.RFC3339), Library: "embedded seeds"}
+	h := Health{OK: true, Status: "ok", Cases: snap.ix.Len(), LoadedAt: snap.loadedAt.UTC().Format(time.RFC3339), Library: "embedded seeds"}
 	if len(s.opts.Paths) > 0 {
 		h.Library = strings.Join(s.opts.Paths, ", ")
 	}
@@ -287,6 +303,7 @@ func (s *Server) health() Health {
 	if s.lastErr != "" {
 		e, at := s.lastErr, s.lastErrAt.UTC().Format(time.RFC3339)
 		h.LastError, h.LastErrorAt = &e, &at
+		h.OK, h.Status = false, "degraded"
 	}
 	h.Reloads = s.reloads
 	s.errMu.Unlock()

@@ -36,6 +36,7 @@
         until: form.elements.until.value.trim(),
       },
     };
+    keepInURL(text);
     if (inflight) inflight.abort();
     const ctl = new AbortController();
     inflight = ctl;
@@ -65,6 +66,15 @@
       }
     }
   });
+
+  // keepInURL puts the paste in the address (/?q=…) so that the search can
+  // be shared as a link; a paste too long for a URL is left out.
+  function keepInURL(text) {
+    const u = new URL(window.location.href);
+    if (text.length <= 4000) u.searchParams.set('q', text);
+    else u.searchParams.delete('q');
+    window.history.replaceState(null, '', u);
+  }
 
   function list(s) {
     return s.split(',').map((x) => x.trim()).filter(Boolean);
@@ -158,6 +168,16 @@
         }
         body.append(p);
       }
+      const fix = h.remediation || [];
+      if (fix.length) {
+        const ul = el('ul');
+        for (const f of fix) ul.append(el('li', { text: f }));
+        body.append(el('div', { class: 'fix' }, el('span', { class: 'label', text: 'fixed by' }), ul));
+      }
+      if (h.resolved_after) {
+        body.append(el('p', { class: 'fix took' }, el('span', { class: 'label', text: 'took' }), ' ',
+          `resolved after ${h.resolved_after}`));
+      }
       const tags = h.tags || [];
       if (tags.length) {
         // matched tags first, then the most telling others; the rest folded
@@ -180,4 +200,7 @@
       results.append(el('li', null, el('article', { class: 'hit', 'aria-labelledby': titleId }, score, body)));
     }
   }
+
+  // A page opened with /?q=… matches the paste at once.
+  if (paste.value.trim()) form.requestSubmit();
 })();

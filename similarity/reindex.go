@@ -1,0 +1,62 @@
+package similarity
+
+import (
+	"maps"
+	"slices"
+)
+
+// Reindex returns an index over docs, in their order, with the receiver's
+// Config: the same index, giving the same scores byte for byte, as
+// Build(docs, ix.Config()), but only the documents that are new, or whose
+// text or tags differ from the receiver's document with the same case id,
+// are tokenized. A server reloading a library after one file changed (or
+// after relate --write, which changes no text) tokenizes a few cases
+// instead of all. The receiver is not changed and may go on serving.
+//
+// Everything that depends on the whole library is recomputed: document
+// frequencies and so idf, the pivot of length normalization, every case
+// vector and the postings. Only the spelling chosen to show a term in
+// explanations may differ from a fresh build when cases moved or went.
+func (ix *Index) Reindex(docs []Document) (*Index, error) {
+	nx := &Index{cfg: ix.cfg, query: ix.query, an: ix.an, voc: ix.voc.copy()}
+	if err := nx.setDocuments(docs); err != nil {
+		return nil, err
+	}
+	var fresh []Document
+	var slots []int // position in nx of each fresh document
+	for i, d := range docs {
+		if j, ok := ix.byID[d.Case.ID]; ok && sameContent(&ix.src[j], &d) {
+			nx.docs[i] = ix.docs[j] // read-only from here on, so shared
+			continue
+		}
+		fresh = append(fresh, d)
+		slots = append(slots, i)
+	}
+	for i, a := range analyzeDocs(nx.an, nx.voc, fresh, slots, nil) {
+		nx.docs[slots[i]] = a
+	}
+	nx.reweigh()
+	return nx, nil
+}
+
+// sameContent reports whether two documents have the same text and tags.
+func sameContent(a, b *Document) bool {
+	for v := range a.Text {
+		if !slices.Equal(a.Text[v], b.Text[v]) {
+			return false
+		}
+	}
+	return slices.Equal(a.Tags, b.Tags)
+}
+
+// clone returns a copy of the vocabulary that can grow without disturbing
+// readers of the original.
+func (v *vocabulary) copy() *vocabulary {
+	return &vocabulary{
+		ids:      maps.Clone(v.ids),
+		terms:    slices.Clone(v.terms),
+		surface:  slices.Clone(v.surface),
+		firstDoc: slices.Clone(v.firstDoc),
+		clone:    v.clone,
+	}
+}
