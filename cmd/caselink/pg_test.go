@@ -3,7 +3,6 @@ package main
 import (
 	"bytes"
 	"context"
-	"os"
 	"path/filepath"
 	"reflect"
 	"strings"
@@ -15,6 +14,7 @@ import (
 	"github.com/rogpeppe/go-internal/testscript"
 
 	"github.com/caselink/caselink/cmd/caselink/serve"
+	"github.com/caselink/caselink/internal/sharedtest"
 	"github.com/caselink/caselink/similarity/caselib/pgstore/pgtest"
 )
 
@@ -134,13 +134,9 @@ func TestServeReloadsFromPostgres(t *testing.T) {
 // transaction leaves every row's jsonb as it was but for related and
 // updated_at.
 func TestPostgresIncidents(t *testing.T) {
-	incidents := "../../../shared/data/incidents/cases.jsonl"
-	judged := "../../../shared/data/incidents-judged/cases"
-	for _, p := range []string{incidents, judged} {
-		if _, err := os.Stat(p); err != nil {
-			t.Skip("the incident library (../shared/data) is not present")
-		}
-	}
+	incidents := sharedtest.Path("data/incidents/cases.jsonl")
+	judged := sharedtest.Path("data/incidents-judged/cases")
+	sharedtest.Need(t, incidents, judged)
 	url := pgtest.New(t)
 	lib := pgtest.WithParams(url, "table=cases")
 	runCaselink(t, "import", "--cases", incidents, "--cases", judged, lib)

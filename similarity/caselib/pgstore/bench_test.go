@@ -6,6 +6,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/caselink/caselink/internal/sharedtest"
 	"github.com/caselink/caselink/similarity/caselib"
 )
 
@@ -24,11 +25,7 @@ func BenchmarkLoadIncidentsFile(b *testing.B) {
 
 // incidentsFile returns the 6,854-case library, or skips the benchmark.
 func incidentsFile(b *testing.B) string {
-	p := sharedData("incidents/cases.jsonl")
-	if p == "" {
-		b.Skip("incident library not present")
-	}
-	return p
+	return sharedtest.File(b, "data/incidents/cases.jsonl")
 }
 
 // BenchmarkLoadIncidentsSideBySide loads the file and the table one after

@@ -24,16 +24,6 @@ func TestMain(m *testing.M) { pgtest.Main(m) }
 // seedsDir is the repository's seed cases.
 const seedsDir = "../../../seeds"
 
-// sharedData returns the path of a file under ../shared/data, or "" when
-// absent.
-func sharedData(rel string) string {
-	p := filepath.Join("..", "..", "..", "..", "shared", "data", filepath.FromSlash(rel))
-	if _, err := os.Stat(p); err != nil {
-		return ""
-	}
-	return p
-}
-
 // newTable returns a fresh database's library URL for table cases, filled
 // with the cases of paths (none when paths is empty).
 func newTable(t testing.TB, paths ...string) (*Source, string) {
