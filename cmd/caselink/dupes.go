@@ -170,6 +170,9 @@ func decisionsPath(c *cli.Context) (string, error) {
 	if paths[0] == "-" {
 		return "", usagef("a library read from standard input has no folder: give --decisions FILE")
 	}
+	if isTableLibrary(paths) {
+		return "", usagef("a library in PostgreSQL has no folder: give --decisions FILE")
+	}
 	st, err := os.Stat(paths[0])
 	if err != nil {
 		return "", err
