@@ -3,7 +3,7 @@ package eval
 import (
 	"testing"
 
-	"github.com/caselink/caselink/internal/sharedtest"
+	"github.com/caselink/caselink/eval/sharedtest"
 )
 
 // The public judged sets live outside the repository (../shared/data beside

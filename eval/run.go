@@ -5,8 +5,8 @@ import (
 	"maps"
 	"slices"
 
-	"github.com/caselink/caselink/internal/par"
 	"github.com/caselink/caselink/similarity"
+	"github.com/caselink/caselink/similarity/par"
 )
 
 // Rankings are what a run produced: query id → case ids best first (match),

@@ -14,7 +14,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/caselink/caselink/internal/sharedtest"
+	"github.com/caselink/caselink/eval/sharedtest"
 )
 
 // The reference scorer, in ../shared beside the repository.

@@ -1,14 +1,12 @@
 package eval
 
 import (
-	"cmp"
 	"fmt"
-	"os"
 	"slices"
 	"strings"
 	"testing"
 
-	"github.com/caselink/caselink/internal/sharedtest"
+	"github.com/caselink/caselink/eval/sharedtest"
 	"github.com/caselink/caselink/similarity"
 	"github.com/caselink/caselink/similarity/caselib"
 	"github.com/caselink/caselink/tokenize"
@@ -42,6 +40,12 @@ func judgedSets() []judgedSet {
 		// noisy library. Never used for choosing a default, only to check one.
 		{name: "incidents2-noisy", cases: []string{d("incidents-judged-2/cases"), "../seeds", d("incidents/cases.jsonl")},
 			queries: d("incidents-judged-2/noisy-queries.jsonl"), related: d("incidents-judged-2/noisy-related.tsv"), k: 10},
+		// The judged incidents' pastes rewritten as Korean on-call chat: Korean pastes, English cases.
+		{name: "incidents-ko", cases: []string{d("incidents-judged/cases"), "../seeds", d("incidents/cases.jsonl")},
+			queries: d("incidents-judged/queries-ko.jsonl"), k: 10},
+		// Mixed and Korean-only pastes for the four seed cases, in the same library.
+		{name: "seeds-ko", cases: []string{d("incidents-judged/cases"), "../seeds", d("incidents/cases.jsonl")},
+			queries: d("seeds-ko/queries-ko.jsonl"), k: 10},
 	}
 }
 
@@ -98,6 +102,11 @@ func TestQualityFloors(t *testing.T) {
 			{"dupes MRR", func(r Row) float64 { return r.Dupes.MRR }, 0.64},
 		},
 		"incidents-noisy": {{"match nDCG@10", func(r Row) float64 { return r.Match.NDCG }, 0.75}},
+		"incidents-ko": {
+			{"match nDCG@10", func(r Row) float64 { return r.Match.NDCG }, 0.80},
+			{"match P@1", func(r Row) float64 { return r.Match.P1 }, 0.85},
+		},
+		"seeds-ko": {{"match P@1", func(r Row) float64 { return r.Match.P1 }, 0.95}},
 	}
 	var rows []Row
 	for _, s := range judgedSets() {
@@ -133,113 +142,174 @@ func TestQualityFloors(t *testing.T) {
 	t.Log("\n" + b.String())
 }
 
-// TestGridAllSets runs the ablation grid on every judged set present and
-// prints one line per variant with its score on each set, ranked by the mean
-// objective. It is how the defaults were chosen; it takes a minute, so it
-// runs only when CASELINK_GRID=1.
-func TestGridAllSets(t *testing.T) {
-	if os.Getenv("CASELINK_GRID") == "" {
-		t.Skip("set CASELINK_GRID=1 to run the grid over all judged sets")
-	}
-	variants := Grid()
-	type line struct {
-		name  string
-		cells []string
-		mean  float64
-	}
-	lines := make([]line, len(variants))
-	for i, v := range variants {
-		lines[i].name = v.Name
-	}
-	var heads []string
-	nsets := 0
-	for _, s := range judgedSets() {
-		cases, qs, rel, ok := s.load(t)
-		if !ok {
-			continue
-		}
-		nsets++
-		heads = append(heads, s.name)
-		for i, v := range variants {
-			ix, err := similarity.BuildCases(cases, v.Config)
-			if err != nil {
-				t.Fatal(err)
-			}
-			row, _ := Run(ix, qs, rel, s.k)
-			cell := ""
-			if row.Match != nil {
-				cell += fmt.Sprintf("m%.4f/%.2f ", row.Match.NDCG, row.Match.P1Best)
-				if strings.HasPrefix(s.name, "semeval") {
-					cell = fmt.Sprintf("map%.4f ", row.Match.MAP)
-				}
-			}
-			if row.Relate != nil {
-				cell += fmt.Sprintf("r%.4f/mrr%.4f d%.4f/mrr%.4f", row.Relate.NDCG, row.Relate.MRR, row.Dupes.NDCG, row.Dupes.MRR)
-			}
-			lines[i].cells = append(lines[i].cells, cell)
-			lines[i].mean += Objective(row)
+// The grid and the synonym measurements are reports, not checks: they run
+// as benchmarks that report quality beside time, one sub-benchmark per
+// judged set present and variant, named key=value so that benchstat can
+// lay them side by side, e.g.
+//
+//	go test ./eval -run XXX -bench GridAllSets -benchtime 1x | tee grid.txt
+//	benchstat -col /variant -row /set grid.txt
+//
+// They take minutes; `caselink eval --grid` runs the grid on one set of
+// your own.
+
+// reportRow reports a run's measures as benchmark metrics.
+func reportRow(b *testing.B, setName string, row Row) {
+	if m := row.Match; m != nil {
+		b.ReportMetric(m.NDCG, "match-nDCG")
+		b.ReportMetric(m.P1Best, "match-P1best")
+		if strings.HasPrefix(setName, "semeval") {
+			b.ReportMetric(m.MAP, "match-MAP")
 		}
 	}
-	slices.SortStableFunc(lines, func(a, b line) int { return cmp.Compare(b.mean, a.mean) })
-	var b strings.Builder
-	fmt.Fprintf(&b, "%-28s %-7s %s\n", "variant", "mean", strings.Join(heads, " | "))
-	for _, l := range lines {
-		fmt.Fprintf(&b, "%-28s %.4f  %s\n", l.name, l.mean/float64(max(nsets, 1)), strings.Join(l.cells, " | "))
+	if row.Relate != nil {
+		b.ReportMetric(row.Relate.NDCG, "relate-nDCG")
+		b.ReportMetric(row.Relate.MRR, "relate-MRR")
+		b.ReportMetric(row.Dupes.NDCG, "dupes-nDCG")
+		b.ReportMetric(row.Dupes.MRR, "dupes-MRR")
 	}
-	t.Log("\n" + b.String())
+	b.ReportMetric(Objective(row), "objective")
 }
 
-// TestSynonymGroups measures every group of the synonym table on its own:
-// the table's default against the table without that group, on every judged
-// set present. A group earns its place when removing it costs more than it
-// gains. It takes a few minutes, so it runs only when CASELINK_SYNONYMS=1.
-func TestSynonymGroups(t *testing.T) {
-	if os.Getenv("CASELINK_SYNONYMS") == "" {
-		t.Skip("set CASELINK_SYNONYMS=1 to measure each synonym group")
+// presentSets loads every judged set whose data is present.
+func presentSets(b *testing.B) []loadedSet {
+	var sets []loadedSet
+	for _, s := range judgedSets() {
+		if cases, qs, rel, ok := s.load(b); ok {
+			sets = append(sets, loadedSet{s, similarity.Documents(cases), qs, rel})
+		}
 	}
+	return sets
+}
+
+type loadedSet struct {
+	judgedSet
+	docs []similarity.Document
+	qs   []Query
+	rel  Judgments
+}
+
+// measure builds the set's library with cfg and runs its judgments.
+func (s loadedSet) measure(b *testing.B, cfg similarity.Config) Row {
+	ix, err := similarity.Build(s.docs, cfg)
+	if err != nil {
+		b.Fatal(err)
+	}
+	row, _ := Run(ix, s.qs, s.rel, s.k)
+	return row
+}
+
+// BenchmarkGridAllSets runs the ablation grid on every judged set present:
+// how the defaults were chosen. Each variant reports its measures and the
+// objective the grid ranks by.
+func BenchmarkGridAllSets(b *testing.B) {
+	for _, s := range presentSets(b) {
+		for _, v := range Grid() {
+			b.Run("set="+s.name+"/variant="+v.Name, func(b *testing.B) {
+				var row Row
+				for range b.N {
+					row = s.measure(b, v.Config)
+				}
+				reportRow(b, s.name, row)
+			})
+		}
+	}
+}
+
+// BenchmarkSynonymGroups measures every group of the synonym table on its
+// own: the default table against the table without that group, on every
+// judged set present. A group earns its place when removing it costs more
+// (a negative objective-change) than it gains.
+func BenchmarkSynonymGroups(b *testing.B) {
+	for _, s := range presentSets(b) {
+		base := Objective(s.measure(b, similarity.DefaultConfig()))
+		for i, g := range tokenize.SynonymGroups() {
+			b.Run(fmt.Sprintf("set=%s/without=%02d-%s", s.name, i, g[0]), func(b *testing.B) {
+				cfg := similarity.DefaultConfig()
+				cfg.Analyzer.SynonymsOff = 1 << i
+				var row Row
+				for range b.N {
+					row = s.measure(b, cfg)
+				}
+				reportRow(b, s.name, row)
+				b.ReportMetric(Objective(row)-base, "objective-change")
+			})
+		}
+	}
+}
+
+// BenchmarkGlossary measures the Korean glossary: every Korean set present
+// with the glossary on, off, and with each of its sections off, and the
+// Korean steps off altogether; the incidents' Korean pastes are also scored
+// in halves (odd and even lines), to see that what the glossary gains does
+// not hang on a few pastes. Each variant reports match nDCG@10 and P@1 as
+// metrics:
+//
+//	go test ./eval -run XXX -bench Glossary -benchtime 1x
+func BenchmarkGlossary(b *testing.B) {
 	type set struct {
-		judgedSet
+		name  string
+		lib   string // the library's paths: sets with the same share one index
 		cases []*caselib.Case
 		qs    []Query
-		rel   Judgments
+		k     int
 	}
 	var sets []set
 	for _, s := range judgedSets() {
-		if cases, qs, rel, ok := s.load(t); ok {
-			sets = append(sets, set{s, cases, qs, rel})
+		if !strings.HasSuffix(s.name, "-ko") {
+			continue
 		}
-	}
-	score := func(cfg similarity.Config) []float64 {
-		var out []float64
-		for _, s := range sets {
-			ix, err := similarity.BuildCases(s.cases, cfg)
-			if err != nil {
-				t.Fatal(err)
+		cases, qs, _, ok := s.load(b)
+		if !ok {
+			continue
+		}
+		lib := strings.Join(s.cases, " ")
+		sets = append(sets, set{s.name, lib, cases, qs, s.k})
+		if s.name == "incidents-ko" {
+			var odd, even []Query
+			for i, q := range qs {
+				if i%2 == 0 {
+					odd = append(odd, q)
+				} else {
+					even = append(even, q)
+				}
 			}
-			row, _ := Run(ix, s.qs, s.rel, s.k)
-			out = append(out, Objective(row))
+			sets = append(sets, set{s.name + "-odd", lib, cases, odd, s.k}, set{s.name + "-even", lib, cases, even, s.k})
 		}
-		return out
 	}
-	base := score(similarity.DefaultConfig())
-	var b strings.Builder
-	fmt.Fprintf(&b, "change in each set's objective (match/relate nDCG) when a group is removed; sets:")
-	for _, s := range sets {
-		fmt.Fprintf(&b, " %s", s.name)
+	if len(sets) == 0 {
+		b.Skip("no Korean judged set present")
 	}
-	fmt.Fprintln(&b)
-	for i, g := range tokenize.SynonymGroups() {
+	variant := func(name string, cfg similarity.Config) {
+		built := map[string]*similarity.Index{}
+		for _, s := range sets {
+			b.Run("set="+s.name+"/variant="+name, func(b *testing.B) {
+				var r Row
+				for range b.N {
+					ix := built[s.lib]
+					if ix == nil {
+						var err error
+						if ix, err = similarity.BuildCases(s.cases, cfg); err != nil {
+							b.Fatal(err)
+						}
+						built[s.lib] = ix
+					}
+					r, _ = Run(ix, s.qs, nil, s.k)
+				}
+				b.ReportMetric(r.Match.NDCG, "match-ndcg")
+				b.ReportMetric(r.Match.P1, "match-p1")
+			})
+		}
+	}
+	variant("default", similarity.DefaultConfig())
+	cfg := similarity.DefaultConfig()
+	cfg.Analyzer.Glossary = false
+	variant("no-glossary", cfg)
+	cfg.Analyzer.Korean = false
+	variant("no-korean-steps", cfg)
+	for i, sec := range tokenize.GlossarySections() {
 		cfg := similarity.DefaultConfig()
-		cfg.Analyzer.SynonymsOff = 1 << i
-		got := score(cfg)
-		var sum float64
-		fmt.Fprintf(&b, "%2d %-40.40s", i, strings.Join(g, ","))
-		for j := range got {
-			d := got[j] - base[j]
-			sum += d
-			fmt.Fprintf(&b, " %+.4f", d)
-		}
-		fmt.Fprintf(&b, "  sum %+.4f\n", sum)
+		cfg.Analyzer.GlossarySectionsOff = 1 << i
+		variant("without-"+strings.ReplaceAll(sec, " ", "-"), cfg)
 	}
-	t.Log("\n" + b.String())
 }

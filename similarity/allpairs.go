@@ -4,7 +4,7 @@ import (
 	"sync"
 	"sync/atomic"
 
-	"github.com/caselink/caselink/internal/par"
+	"github.com/caselink/caselink/similarity/par"
 )
 
 // AllRelated returns, for every case in library order, its k most similar

@@ -6,7 +6,7 @@ import (
 	"sync"
 	"sync/atomic"
 
-	"github.com/caselink/caselink/internal/par"
+	"github.com/caselink/caselink/similarity/par"
 	"github.com/caselink/caselink/tokenize"
 )
 

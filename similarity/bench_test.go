@@ -7,7 +7,7 @@ import (
 	"sync"
 	"testing"
 
-	"github.com/caselink/caselink/internal/sharedtest"
+	"github.com/caselink/caselink/eval/sharedtest"
 	"github.com/caselink/caselink/similarity/caselib"
 )
 
@@ -23,11 +23,11 @@ import (
 //     ../shared/bench/scale_corpus.py (set CASELINK_CORPUS_20K /
 //     CASELINK_CORPUS_100K to their paths). They skip when absent.
 //
-// Select a size with -bench 'Match/synth-10k$'. The 100k sizes build for a
-// few seconds (once per process: the indexes are shared by the families),
-// and AllRelated and Duplicates over 100k cases take about a minute an
-// operation on two cores; filter them out with -bench 'synth-1?0?k$' or
-// similar when that is too long.
+// Select a size with -bench 'Match/synth-10k$'. The 100k sizes take seconds
+// to build (once per process: the indexes are shared by the families), and
+// AllRelated and Duplicates over 100k cases tens of seconds an operation
+// (the README's performance section); leave them out with, e.g.,
+// -bench '/^(synth-)?10?k$' (sizes 1k and 10k) when that is too long.
 
 // corpus is one size of a benchmark family.
 type corpus struct {

@@ -50,11 +50,22 @@
 //
 // # Index
 //
+// [Build] indexes [Document] values, the one form the engine reads: the text
+// of each view and the tags, with the case they stand for. [NewDocument]
+// makes a case's document, [Documents] a library's, and [BuildCases] does
+// both steps. [Index.Reindex] indexes a changed library, tokenizing only the
+// documents that changed. The Examples show Build, Match, Related and
+// Duplicates on the seed cases.
+//
 // [Index] keeps the vectors of all cases in contiguous arrays and an inverted
 // index from (term, view) to postings. Top-k is exact: scores are accumulated
 // term at a time, largest contributions first, and low-impact terms are only
 // read for the candidates that can still reach the top k (a MaxScore-style
-// bound that never changes the result). Ties break by case id.
+// bound that never changes the result). Ties break by case id. A search is
+// a short driver over named phases (see pass in search.go): order the terms
+// by their upper bounds, accumulate postings up to the cut, screen the
+// touched cases through the filter and the date prior, complete the
+// candidates, and rescore the winners exactly.
 //
 // What does not live here: reading and writing case files (package
 // similarity/caselib), turning text into terms (package tokenize), flags,

@@ -7,8 +7,8 @@ import (
 	"strings"
 	"sync"
 
-	"github.com/caselink/caselink/internal/par"
 	"github.com/caselink/caselink/similarity/caselib"
+	"github.com/caselink/caselink/similarity/par"
 	"github.com/caselink/caselink/tokenize"
 )
 

@@ -18,6 +18,11 @@ import (
 // vector and the postings. Only the spelling chosen to show a term in
 // explanations may differ from a fresh build when cases moved or went.
 func (ix *Index) Reindex(docs []Document) (*Index, error) {
+	if len(ix.voc.terms) > 2*len(ix.craw)+staleTerms {
+		// Terms that no case uses any more stay in the vocabulary; once
+		// they outnumber the live ones, start afresh.
+		return Build(docs, ix.cfg)
+	}
 	nx := &Index{cfg: ix.cfg, query: ix.query, an: ix.an, voc: ix.voc.copy()}
 	if err := nx.setDocuments(docs); err != nil {
 		return nil, err
@@ -38,6 +43,10 @@ func (ix *Index) Reindex(docs []Document) (*Index, error) {
 	nx.reweigh()
 	return nx, nil
 }
+
+// staleTerms is how many unused terms the vocabulary may hold beyond the
+// live ones before Reindex builds from scratch.
+const staleTerms = 1 << 16
 
 // sameContent reports whether two documents have the same text and tags.
 func sameContent(a, b *Document) bool {

@@ -79,3 +79,38 @@ func TestReindexEqualsBuild(t *testing.T) {
 		t.Error("a repeated id: no error")
 	}
 }
+
+// Reindexing over and over with new text does not let the vocabulary grow
+// without bound: unused terms are dropped by a fresh build now and then.
+func TestReindexDropsStaleTerms(t *testing.T) {
+	ix, err := BuildCases(synthLibrary(20, 1), DefaultConfig())
+	if err != nil {
+		t.Fatal(err)
+	}
+	for round := range 40 {
+		cases := synthLibrary(20, 1)
+		for i, c := range cases {
+			c.Summary.EN = ""
+			for w := range 100 {
+				c.Summary.EN += " " + letters((round*20+i)*100+w)
+			}
+		}
+		if ix, err = ix.Reindex(Documents(cases)); err != nil {
+			t.Fatal(err)
+		}
+		if n := len(ix.voc.terms); n > 2*len(ix.craw)+staleTerms+20*100 {
+			t.Fatalf("round %d: %d terms in the vocabulary, %d in use", round, n, len(ix.craw))
+		}
+	}
+}
+
+// letters spells n in base 26 with the letters q–z and a–p, from "qq" on:
+// a made-up word, different for every n.
+func letters(n int) string {
+	const digits = "qrstuvwxyzabcdefghijklmnop"
+	b := []byte{'q'}
+	for ; n > 0; n /= 26 {
+		b = append(b, digits[n%26])
+	}
+	return string(b) + "q"
+}

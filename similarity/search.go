@@ -6,7 +6,7 @@ import (
 	"runtime"
 	"slices"
 
-	"github.com/caselink/caselink/internal/par"
+	"github.com/caselink/caselink/similarity/par"
 )
 
 // qterm is one weighted key of a query vector.

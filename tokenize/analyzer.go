@@ -35,14 +35,16 @@ type Kind uint8
 
 // Term kinds.
 const (
-	KindWord    Kind = iota // the whole token, normalized
-	KindPart                // a part of a compound token (oom, killed of OOMKilled)
-	KindClass               // a class term: <ip>, <uuid>, <hex>, <num>, <id>, <time>, <date>, <url>, 4xx, 5xx
-	KindSynonym             // the canonical term of a synonym group a member of which occurred
-	KindBigram              // two adjacent content words, "a b"
+	KindWord     Kind = iota // the whole token, normalized
+	KindPart                 // a part of a compound token (oom, killed of OOMKilled)
+	KindClass                // a class term: <ip>, <uuid>, <hex>, <num>, <id>, <time>, <date>, <url>, 4xx, 5xx
+	KindSynonym              // the canonical term of a synonym group a member of which occurred
+	KindBigram               // two adjacent content words, "a b"
+	KindGlossary             // an English term a Korean word stands for (파드 → pod), from glossary-ko.txt
 )
 
-// String returns the kind's name ("word", "part", "class", "synonym", "bigram").
+// String returns the kind's name ("word", "part", "class", "synonym",
+// "bigram", "glossary").
 func (k Kind) String() string {
 	switch k {
 	case KindWord:
@@ -55,6 +57,8 @@ func (k Kind) String() string {
 		return "synonym"
 	case KindBigram:
 		return "bigram"
+	case KindGlossary:
+		return "glossary"
 	}
 	return "kind(?)"
 }
@@ -104,6 +108,23 @@ type Options struct {
 	// stands for the i-th group of SynonymGroups(). It exists so that the
 	// evaluation can measure what each group is worth. Default 0 (all on).
 	SynonymsOff uint64
+	// Korean analyzes runs of Hangul: particles and endings are stripped
+	// (노드가 → 노드, 배포했다 → 배포, 파드들의 → 파드), compounds are split
+	// by the glossary's words (메모리부족 → 메모리, 부족), conjugated verbs
+	// the glossary knows become their stem (죽었음 → 죽), and Korean stop
+	// words (좀, 지금, 계속) are dropped like English ones. Off, a Hangul
+	// run is one term as written. Default true.
+	Korean bool
+	// Glossary emits, for every Korean word or phrase of the built-in
+	// Korean↔English glossary (glossary-ko.txt), the terms its English
+	// analyzes to (파드 → pod; 메모리 부족 → out, memori, oom), so a
+	// Korean paste meets English cases. It works on the Korean steps'
+	// output, so it needs Korean on. Default true.
+	Glossary bool
+	// GlossarySectionsOff turns off single sections of the glossary: bit i
+	// stands for the i-th of GlossarySections(). It exists so that the
+	// evaluation can measure what each section is worth. Default 0 (all on).
+	GlossarySectionsOff uint64
 	// MaxTokenBytes is the longest token (in bytes) emitted whole. Longer
 	// tokens are still split into their parts when SplitCompounds is on
 	// and they are at most 256 bytes long. Zero means DefaultMaxTokenBytes.
@@ -111,7 +132,7 @@ type Options struct {
 }
 
 // DefaultOptions returns the default options: Stem, SplitCompounds,
-// Synonyms and StopWords on; Bigrams off; classes kept;
+// Synonyms, StopWords, Korean and Glossary on; Bigrams off; classes kept;
 // MaxTokenBytes = DefaultMaxTokenBytes.
 func DefaultOptions() Options {
 	return Options{
@@ -120,6 +141,8 @@ func DefaultOptions() Options {
 		Synonyms:       true,
 		Bigrams:        false,
 		StopWords:      true,
+		Korean:         true,
+		Glossary:       true,
 		MaxTokenBytes:  DefaultMaxTokenBytes,
 	}
 }
@@ -130,6 +153,7 @@ type Analyzer struct {
 	opts  Options
 	cache *normCache
 	syn   *synTable
+	gloss *synTable // nil unless Glossary
 }
 
 // New returns an Analyzer with the given options.
@@ -148,6 +172,9 @@ func New(opts Options) *Analyzer {
 		}
 	}
 	a.syn = a.buildSynonyms(groups)
+	if opts.Glossary {
+		a.gloss = a.buildGlossary(builtinGlossary)
+	}
 	return a
 }
 
@@ -167,6 +194,7 @@ func (a *Analyzer) Analyze(text string) []Term {
 func (a *Analyzer) AppendTerms(dst []Term, text string) []Term {
 	sc := scratchPool.Get().(*scratch)
 	a.prepare(sc, text)
+	a.markGlossPhrases(sc)
 	dst = a.emitTerms(dst, sc, text)
 	sc.release()
 	return dst
@@ -205,6 +233,8 @@ type tokInfo struct {
 	brk        bool   // a clause break precedes the token
 	bigram     bool   // may form bigrams
 	compound   bool   // units are the token's parts (SplitCompounds on, ≥2 parts)
+	korean     bool   // a Hangul word analyzed by the Korean steps
+	glossed    bool   // a Korean word inside a glossary phrase: replaced by its terms
 }
 
 // unit is one word of the stream synonyms are matched on: a token's parts
@@ -302,6 +332,10 @@ func (a *Analyzer) analyzeWord(sc *scratch, text string, ti *tokInfo, fl uint16,
 			return
 		}
 	}
+	if a.opts.Korean && fl&(fDigit|fJoiner|fApos|fComma) == 0 && startsHangul(s) {
+		a.analyzeKorean(sc, ti, s, idx)
+		return
+	}
 	var parts []part
 	if len(s) <= maxSplitBytes && (fl&(fJoiner|fComma) != 0 || fl&(fUpper|fLower) == fUpper|fLower) {
 		sc.parts = splitCompound(s, sc.parts[:0])
@@ -320,7 +354,14 @@ func (a *Analyzer) analyzeWord(sc *scratch, text string, ti *tokInfo, fl uint16,
 				sc.units = append(sc.units, unit{text: p.class, tok: idx, class: true})
 				continue
 			}
-			t, stop := a.normalize(ps)
+			var t string
+			var stop bool
+			if a.opts.Korean && startsHangul(ps) { // 쓰기/읽기
+				e := a.koNormalize(ps)
+				t, stop, ti.korean = e.text, e.stop, true
+			} else {
+				t, stop = a.normalize(ps)
+			}
 			u := unit{text: t, tok: idx, stop: stop}
 			if hasLetter(ps) {
 				letterParts++
@@ -362,7 +403,7 @@ func (a *Analyzer) emitTerms(dst []Term, sc *scratch, text string) []Term {
 		ti := &sc.infos[i]
 		base := len(dst)
 		surf := text[ti.start:ti.end]
-		if ti.text != "" && !(o.StopWords && ti.stop) {
+		if ti.text != "" && !(o.StopWords && ti.stop) && !a.glossed(ti, ti.text) {
 			dst = append(dst, Term{Text: ti.text, Surface: surf, Pos: i, Kind: KindWord})
 		}
 		if ti.compound {
@@ -373,7 +414,7 @@ func (a *Analyzer) emitTerms(dst []Term, sc *scratch, text string) []Term {
 					if !o.DropClasses {
 						dst = emit(dst, base, u.text, surf, i, KindClass)
 					}
-				case u.emit && !(o.StopWords && u.stop):
+				case u.emit && !(o.StopWords && u.stop) && !a.glossed(ti, u.text):
 					dst = emit(dst, base, u.text, surf, i, KindPart)
 				}
 			}
@@ -388,11 +429,24 @@ func (a *Analyzer) emitTerms(dst []Term, sc *scratch, text string) []Term {
 		}
 		if o.Synonyms {
 			for k := ti.u0; k < ti.u1; k++ {
-				dst = a.matchSynonyms(dst, base, sc, text, k, i)
+				if ti.korean && startsHangul(sc.units[k].text) {
+					continue // the synonym table is English: Korean units go to the glossary
+				}
+				dst = matchSynonyms(a.syn, KindSynonym, dst, base, sc, text, k, i)
 			}
 			if ti.compound && ti.text != "" {
 				for _, c := range a.syn.single[ti.text] {
 					dst = emit(dst, base, c, surf, i, KindSynonym)
+				}
+			}
+		}
+		if a.gloss != nil && ti.korean {
+			for k := ti.u0; k < ti.u1; k++ {
+				dst = matchSynonyms(a.gloss, KindGlossary, dst, base, sc, text, k, i)
+			}
+			if ti.compound && ti.text != "" {
+				for _, c := range a.gloss.single[ti.text] {
+					dst = emit(dst, base, c, surf, i, KindGlossary)
 				}
 			}
 		}
@@ -403,6 +457,34 @@ func (a *Analyzer) emitTerms(dst []Term, sc *scratch, text string) []Term {
 		}
 	}
 	return dst
+}
+
+// glossed reports whether the Korean word w of token ti is replaced by its
+// glossary terms: a Korean word the glossary maps, alone or in a phrase,
+// is not emitted itself.
+func (a *Analyzer) glossed(ti *tokInfo, w string) bool {
+	return ti.korean && a.gloss != nil && (ti.glossed || len(a.gloss.single[w]) > 0)
+}
+
+// markGlossPhrases marks the Korean tokens that glossary phrases cover
+// (꽉 참, 응답 없음), so that their words give way to the phrase's terms.
+func (a *Analyzer) markGlossPhrases(sc *scratch) {
+	if a.gloss == nil || len(a.gloss.phrases) == 0 {
+		return
+	}
+	for k := range sc.units {
+		u := &sc.units[k]
+		if !sc.infos[u.tok].korean || u.text == "" {
+			continue
+		}
+		for _, p := range a.gloss.phrases[u.text] {
+			if m, ok := p.endAt(sc, k); ok {
+				for t := u.tok; t <= sc.units[m].tok; t++ {
+					sc.infos[t].glossed = sc.infos[t].korean
+				}
+			}
+		}
+	}
 }
 
 // emit appends a term unless dst[base:] (the terms of the same Pos) already

@@ -60,7 +60,7 @@ func TestAnalyzeSnippets(t *testing.T) {
 		{in: "PostHog's feature flags pods were packed onto Kubernetes nodes",
 			want: []string{"posthog", "post", "hog", "featur", "flag", "pod", "pack", "kubernet", "node"}},
 		{in: "노드가 파드의 CPU 요청에 비해 작아 CPU 가 포화되면서",
-			want: []string{"노드가", "파드의", "cpu", "요청에", "비해", "작아", "cpu", "가", "포화되면서"}},
+			want: []string{"node", "pod", "cpu", "request", "비해", "작아", "cpu", "satur"}},
 		{in: "CPU saturation above 90% caused three outages",
 			want: []string{"cpu", "satur", "abov", "90", "caus", "three", "outag"}},
 		{in: "kube_deployment_status_replicas_updated showed only 16 of 140 distributors",
@@ -278,6 +278,12 @@ func TestOptions(t *testing.T) {
 		{"DropClasses", "10.0.0.12 returned 503 at 14:05",
 			def, with(func(o *Options) { o.DropClasses = true }),
 			[]string{ClassIP, "return", "503", "5xx", ClassTime}, []string{"return", "503"}},
+		{"Korean", "노드가 재시작됐다",
+			with(func(o *Options) { o.Glossary = false }), with(func(o *Options) { o.Glossary, o.Korean = false, false }),
+			[]string{"노드", "재시작"}, []string{"노드가", "재시작됐다"}},
+		{"Glossary", "노드가 메모리 부족",
+			def, with(func(o *Options) { o.Glossary = false }),
+			[]string{"node", "memori", "out", "oom"}, []string{"노드", "메모리", "부족"}},
 		{"MaxTokenBytes", "kube-apiserver-extra",
 			def, with(func(o *Options) { o.MaxTokenBytes = 10 }),
 			[]string{"kube-apiserver-extra", "kube", "apiserv", "extra", "kubernet"}, []string{"kube", "apiserv", "extra", "kubernet"}},
@@ -295,7 +301,7 @@ func TestOptions(t *testing.T) {
 // TestDefaultOptions pins the documented defaults.
 func TestDefaultOptions(t *testing.T) {
 	want := Options{Stem: true, SplitCompounds: true, Synonyms: true, Bigrams: false,
-		StopWords: true, DropClasses: false, MaxTokenBytes: DefaultMaxTokenBytes}
+		StopWords: true, DropClasses: false, Korean: true, Glossary: true, MaxTokenBytes: DefaultMaxTokenBytes}
 	if got := DefaultOptions(); got != want {
 		t.Fatalf("DefaultOptions() = %+v, want %+v", got, want)
 	}
@@ -328,7 +334,7 @@ func checkInvariants(t testing.TB, in string, ts []Term) {
 		if i > 0 && tm.Pos < ts[i-1].Pos {
 			t.Fatalf("term %d of %q: Pos %d after %d", i, in, tm.Pos, ts[i-1].Pos)
 		}
-		if tm.Pos < 0 || tm.Kind > KindBigram {
+		if tm.Pos < 0 || tm.Kind > KindGlossary {
 			t.Fatalf("term %d of %q: bad %+v", i, in, tm)
 		}
 		for j := i - 1; j >= 0 && ts[j].Pos == tm.Pos; j-- {
@@ -409,16 +415,16 @@ func TestAppendTerms(t *testing.T) {
 	}
 }
 
-// TestOtherScripts checks that Korean, CJK, emoji and other scripts pass
-// through: segmented, lower-cased where they have case, never stemmed,
-// never mixed with adjacent Latin words.
+// TestOtherScripts checks that CJK, emoji and other scripts pass through:
+// segmented, lower-cased where they have case, never stemmed, never mixed
+// with adjacent Latin words; Korean goes through the Korean steps.
 func TestOtherScripts(t *testing.T) {
 	tests := []struct {
 		in   string
 		want []string
 	}{
-		{"Redis에서 장애", []string{"redis", "에서", "장애"}},
-		{"파드가 OOMKilled 됨", []string{"파드가", "oomkil", "oom", "kill", "됨"}},
+		{"Redis에서 장애", []string{"redis", "outag"}},
+		{"파드가 OOMKilled 됨", []string{"pod", "oomkil", "oom", "kill"}},
 		{"数据库故障", []string{"数", "据", "库", "故", "障"}},
 		{"サーバー障害", []string{"サーバー", "障", "害"}},
 		{"👍🏽 fixed 👩‍💻 🇰🇷", []string{"👍🏽", "fix", "👩‍💻", "🇰🇷"}},

@@ -8,30 +8,37 @@ import (
 	"runtime"
 	"testing"
 
-	"github.com/caselink/caselink/internal/sharedtest"
+	"github.com/caselink/caselink/eval/sharedtest"
 )
 
-// collectEN appends every string stored under an "en" key anywhere in v.
-func collectEN(v any, out []string) []string {
+// collect appends every string stored under the key lang ("en", "ko")
+// anywhere in v.
+func collect(v any, lang string, out []string) []string {
 	switch x := v.(type) {
 	case map[string]any:
 		for k, e := range x {
-			if s, ok := e.(string); ok && k == "en" {
+			if s, ok := e.(string); ok && k == lang {
 				out = append(out, s)
 				continue
 			}
-			out = collectEN(e, out)
+			out = collect(e, lang, out)
 		}
 	case []any:
 		for _, e := range x {
-			out = collectEN(e, out)
+			out = collect(e, lang, out)
 		}
 	}
 	return out
 }
 
 // seedTexts returns the English strings of the seed cases in ../seeds.
-func seedTexts(tb testing.TB) []string {
+func seedTexts(tb testing.TB) []string { return seedLangTexts(tb, "en") }
+
+// seedKoreanTexts returns the Korean strings (ko) of the seed cases.
+func seedKoreanTexts(tb testing.TB) []string { return seedLangTexts(tb, "ko") }
+
+// seedLangTexts returns the strings of the seed cases in one language.
+func seedLangTexts(tb testing.TB, lang string) []string {
 	tb.Helper()
 	files, err := filepath.Glob("../seeds/*.json")
 	if err != nil || len(files) == 0 {
@@ -47,7 +54,7 @@ func seedTexts(tb testing.TB) []string {
 		if err := json.Unmarshal(b, &v); err != nil {
 			tb.Fatalf("%s: %v", f, err)
 		}
-		out = collectEN(v, out)
+		out = collect(v, lang, out)
 	}
 	return out
 }
@@ -132,6 +139,12 @@ func benchTexts(b *testing.B, texts []string, opts Options) {
 	n := float64(b.N) * float64(tokens)
 	b.ReportMetric(float64(ms1.Mallocs-ms0.Mallocs)/n, "allocs/token")
 	b.ReportMetric(float64(terms)/float64(tokens), "terms/token")
+}
+
+// BenchmarkAnalyzeKorean analyzes the Korean text of the seed cases (the
+// target is 15 MB/s on one core).
+func BenchmarkAnalyzeKorean(b *testing.B) {
+	benchTexts(b, seedKoreanTexts(b), DefaultOptions())
 }
 
 // BenchmarkAnalyzeSeeds analyzes the English text of the seed cases.

@@ -1,5 +1,5 @@
-// Package tokenize is caselink's analyzer for incident English: it turns
-// on-call pastes, status-page updates and post-mortems into terms.
+// Package tokenize is caselink's analyzer for incident English and Korean:
+// it turns on-call pastes, status-page updates and post-mortems into terms.
 //
 // Incident text is full of tokens that ordinary tokenizers destroy —
 // OOMKilled, CrashLoopBackOff, kube-apiserver, X-Forwarded-For,
@@ -66,6 +66,32 @@
 //  8. Bigrams (off by default): adjacent content words also emit "a b"
 //     ("connection pool" → "connect pool", Surface "connection pool").
 //
+// # Korean
+//
+// A run of Hangul goes through its own steps (korean.go) in place of 2–5,
+// each a small function with its own table test:
+//
+//  1. Strip particles and endings (korean_ending.go): 노드가 → 노드,
+//     파드들에서 → 파드, 배포했는데 → 배포, 만료되면서 → 만료. The segmenter
+//     already cuts at a change of script, so "OOMKilled로" gives OOMKilled
+//     and 로, and a particle standing alone is dropped. Spelling rules
+//     (이 only after a final consonant, 가 only after a vowel) and the
+//     glossary's words keep it from cutting words (게이트웨이, 권한).
+//  2. Split compounds by the glossary's words (korean_split.go):
+//     메모리부족 → 메모리, 부족; a glossary verb stem takes any ending
+//     (죽~: 죽음, 죽었다 → 죽).
+//  3. Drop Korean stop words (korean_stop.go): chat filler, pronouns, time
+//     words.
+//  4. Glossary (glossary.go, data in glossary-ko.txt), beside synonyms: a
+//     Korean word or phrase of the glossary is replaced by the terms its
+//     English analyzes to (파드 → pod, 메모리 부족 → out, memori, oom;
+//     Kind glossary); a Korean word the glossary does not know stays.
+//
+// A dictionary-based splitter was chosen over character bigrams (as
+// Lucene's CJK analyzer does): a Korean paste has to meet English cases,
+// and only dictionary words map to English terms; bigrams of unknown words
+// would only ever match Korean text.
+//
 // Options turns steps on and off so an evaluation can measure each.
 // An Analyzer is safe for concurrent use.
 //
@@ -74,5 +100,6 @@
 // This package knows nothing about cases, vectors, files or scores: it does
 // no weighting, no vector building and no ranking (package similarity
 // does), reads no case files and keeps no index. It depends only on the
-// standard library and the Snowball stemmer.
+// standard library and the Snowball stemmer; its tables (stop words,
+// synonyms, the Korean glossary) are embedded.
 package tokenize

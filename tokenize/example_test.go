@@ -28,3 +28,26 @@ func ExampleAnalyzer_Analyze() {
 	// 8 word      "us-east-1"   us-east-1
 	// 8 part      "east"        us-east-1
 }
+
+// Options switch steps of the pipeline on and off: here the default
+// analyzer beside one that keeps stop words, does not stem or split
+// compounds, and drops volatile tokens without a trace. (Synonyms stay on
+// in both: "db" adds databas, "timed out" adds timeout.)
+func ExampleNew() {
+	text := "The connections to db-primary timed out at 10:42"
+	terms := func(a *tokenize.Analyzer) []string {
+		var out []string
+		for _, t := range a.Analyze(text) {
+			out = append(out, t.Text)
+		}
+		return out
+	}
+	fmt.Println(terms(tokenize.New(tokenize.DefaultOptions())))
+
+	o := tokenize.DefaultOptions()
+	o.StopWords, o.Stem, o.SplitCompounds, o.DropClasses = false, false, false, true
+	fmt.Println(terms(tokenize.New(o)))
+	// Output:
+	// [connect db-primary db primari databas time timeout out <time>]
+	// [the connections to db-primary timed timeout out at]
+}

@@ -76,6 +76,9 @@ func scriptOf(r rune) uint8 {
 		}
 		return scNone
 	}
+	if r >= 0xAC00 && r <= 0xD7A3 { // Hangul syllables: the common case of Korean text
+		return scHangul
+	}
 	if !unicode.IsLetter(r) && !unicode.IsDigit(r) {
 		return scNone
 	}
@@ -281,6 +284,15 @@ loop:
 			break loop
 		}
 		r, size := utf8.DecodeRuneInString(s[i:])
+		if r >= 0xAC00 && r <= 0xD7A3 { // a Hangul syllable, without the table lookups below
+			if sc != scHangul {
+				break
+			}
+			fl |= fNonASCII | fLetter
+			prevLetter, prevDigit = true, false
+			i += size
+			continue
+		}
 		if r == 0x2019 { // ’ as an apostrophe
 			if prevLetter && letterAt(s, i+size, sc) {
 				fl |= fApos | fNonASCII

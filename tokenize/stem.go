@@ -21,8 +21,9 @@ const (
 
 // normEntry is a cached normalization.
 type normEntry struct {
-	text string // lower-cased, stemmed when Stem is on
-	stop bool   // the lower-cased word is a stop word
+	text  string   // lower-cased, stemmed when Stem is on; a Korean word's stem
+	stop  bool     // the lower-cased word is a stop word
+	parts []string // a Korean compound's glossary words (korean.go), or nil
 }
 
 // normCache is a read-mostly map safe for concurrent use. Lookups of words

@@ -70,23 +70,24 @@ type synPhrase struct {
 	canon string
 }
 
+// add records that the member with units us emits canon.
+func (t *synTable) add(us []string, canon string) {
+	if len(us) > 1 {
+		t.phrases[us[0]] = append(t.phrases[us[0]], synPhrase{rest: us[1:], canon: canon})
+		return
+	}
+	if us[0] == canon || contains(t.single[us[0]], canon) {
+		return
+	}
+	t.single[us[0]] = append(t.single[us[0]], canon)
+}
+
 // buildSynonyms normalizes groups with a's options. A member is cut into
 // units exactly as input text is (see Analyzer.units), so members and text
 // meet after lower-casing, compound splitting and stemming.
 func (a *Analyzer) buildSynonyms(groups [][]string) *synTable {
 	t := &synTable{single: map[string][]string{}, phrases: map[string][]synPhrase{}}
 	sc := &scratch{}
-	addSingle := func(u, canon string) {
-		if u == "" || u == canon {
-			return
-		}
-		for _, c := range t.single[u] {
-			if c == canon {
-				return
-			}
-		}
-		t.single[u] = append(t.single[u], canon)
-	}
 	for _, g := range groups {
 		cu := a.memberUnits(sc, g[0])
 		if cu == nil {
@@ -94,18 +95,13 @@ func (a *Analyzer) buildSynonyms(groups [][]string) *synTable {
 		}
 		canon := strings.Join(cu, " ")
 		for _, m := range g {
-			us := a.memberUnits(sc, m)
-			switch {
-			case us == nil:
-				continue
-			case len(us) == 1:
-				addSingle(us[0], canon)
-			default:
-				t.phrases[us[0]] = append(t.phrases[us[0]], synPhrase{rest: us[1:], canon: canon})
+			if us := a.memberUnits(sc, m); us != nil {
+				t.add(us, canon)
 			}
 			if strings.Contains(m, " ") { // "out of memory" also as "out-of-memory"
-				h, _ := a.normalize(strings.ReplaceAll(m, " ", "-"))
-				addSingle(strings.Clone(h), canon)
+				if h, _ := a.normalize(strings.ReplaceAll(m, " ", "-")); h != "" {
+					t.add([]string{strings.Clone(h)}, canon)
+				}
 			}
 		}
 	}
@@ -129,37 +125,42 @@ func (a *Analyzer) memberUnits(sc *scratch, m string) []string {
 	return out
 }
 
-// matchSynonyms emits the canonical terms of every synonym member that
-// starts at unit k: a one-unit member equal to the unit, or a phrase whose
-// units follow without a clause break in between.
-func (a *Analyzer) matchSynonyms(dst []Term, base int, sc *scratch, text string, k, pos int) []Term {
+// matchSynonyms emits the canonical terms of every member of table t that
+// starts at unit k, as terms of the given kind: a one-unit member equal to
+// the unit, or a phrase whose units follow without a clause break in
+// between.
+func matchSynonyms(t *synTable, kind Kind, dst []Term, base int, sc *scratch, text string, k, pos int) []Term {
 	u := &sc.units[k]
 	if u.text == "" || u.class {
 		return dst
 	}
 	ti := &sc.infos[u.tok]
-	for _, c := range a.syn.single[u.text] {
-		dst = emit(dst, base, c, text[ti.start:ti.end], pos, KindSynonym)
+	for _, c := range t.single[u.text] {
+		dst = emit(dst, base, c, text[ti.start:ti.end], pos, kind)
 	}
-	for _, p := range a.syn.phrases[u.text] {
-		m := k
-		ok := true
-		for _, w := range p.rest {
-			m++
-			if m >= len(sc.units) {
-				ok = false
-				break
-			}
-			next := &sc.units[m]
-			if next.text != w || (next.tok != sc.units[m-1].tok && sc.infos[next.tok].brk) {
-				ok = false
-				break
-			}
-		}
-		if ok {
+	for _, p := range t.phrases[u.text] {
+		if m, ok := p.endAt(sc, k); ok {
 			end := sc.infos[sc.units[m].tok].end
-			dst = emit(dst, base, p.canon, text[ti.start:end], pos, KindSynonym)
+			dst = emit(dst, base, p.canon, text[ti.start:end], pos, kind)
 		}
 	}
 	return dst
+}
+
+// endAt reports whether phrase p, whose first unit is unit k, occurs there:
+// its other units follow without a clause break in between. m is the index
+// of its last unit.
+func (p *synPhrase) endAt(sc *scratch, k int) (m int, ok bool) {
+	m = k
+	for _, w := range p.rest {
+		m++
+		if m >= len(sc.units) {
+			return 0, false
+		}
+		next := &sc.units[m]
+		if next.text != w || (next.tok != sc.units[m-1].tok && sc.infos[next.tok].brk) {
+			return 0, false
+		}
+	}
+	return m, true
 }

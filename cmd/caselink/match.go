@@ -10,9 +10,9 @@ import (
 
 	"github.com/urfave/cli/v2"
 
-	"github.com/caselink/caselink/internal/par"
 	"github.com/caselink/caselink/similarity"
 	"github.com/caselink/caselink/similarity/curate"
+	"github.com/caselink/caselink/similarity/par"
 )
 
 func matchCommand(env *env) *cli.Command {
@@ -122,7 +122,7 @@ func (env *env) match(c *cli.Context) error {
 		cs := ix.Case(h.Doc)
 		ex := ix.ExplainMatch(res, h)
 		hits[i] = matchHit{Rank: i + 1, ID: h.ID, Score: similarity.RoundScore(h.Score), Date: cs.Date, Org: cs.Org,
-			Title: cs.Title.EN, URL: cs.URL, Why: ex.Why(6),
+			Title: cs.Title.In("en"), URL: cs.URL, Why: ex.Why(6),
 			Remediation: curate.Remedy(cs, curate.RemedyLines), ResolvedAfter: cs.ResolvedAfter}
 		sp := curate.SplitOf(res, h)
 		hits[i].Paste, hits[i].Like, hits[i].LikeScore = &sp.Paste, sp.Like, sp.LikeScore
@@ -160,7 +160,7 @@ func (env *env) matchLike(c *cli.Context, ix *similarity.Index, id string, filte
 			break
 		}
 		hits = append(hits, matchHit{Rank: len(hits) + 1, ID: h.ID, Score: similarity.RoundScore(h.Score), Date: cs.Date, Org: cs.Org,
-			Title: cs.Title.EN, URL: cs.URL, Why: ix.ExplainPair(d, h.Doc).Why(6),
+			Title: cs.Title.In("en"), URL: cs.URL, Why: ix.ExplainPair(d, h.Doc).Why(6),
 			Remediation: curate.Remedy(cs, curate.RemedyLines), ResolvedAfter: cs.ResolvedAfter})
 	}
 	if c.Bool("json") {

@@ -78,13 +78,14 @@ func (e *env) writeTableRelated(c *cli.Context, changed map[string][]string, out
 		fmt.Fprintf(e.stderr, "caselink: skipped %d case(s) whose row changed since it was read (run relate again): %s\n",
 			len(res.Skipped), strings.Join(res.Skipped, ", "))
 	}
-	if c.Bool("json") {
-		out.Written = true
-		return writeJSON(e.stdout, out)
-	}
-	fmt.Fprintf(e.stdout, "updated related of %d case(s) in %s: %d link(s) added, %d removed\n",
+	msg := fmt.Sprintf("updated related of %d case(s) in %s: %d link(s) added, %d removed\n",
 		len(res.Updated), e.table.Source.Name(), out.Add, out.Remove)
-	return nil
+	if !c.Bool("json") {
+		fmt.Fprint(e.stdout, msg)
+		return nil
+	}
+	fmt.Fprint(e.stderr, msg)
+	return writeJSON(e.stdout, jsonLinks(out))
 }
 
 // serveTable makes serve read its library from the table named by the one

@@ -15,7 +15,7 @@ import (
 	"github.com/rogpeppe/go-internal/testscript"
 
 	"github.com/caselink/caselink/cmd/caselink/serve"
-	"github.com/caselink/caselink/internal/sharedtest"
+	"github.com/caselink/caselink/eval/sharedtest"
 	"github.com/caselink/caselink/similarity/caselib"
 	"github.com/caselink/caselink/similarity/caselib/pgstore/pgtest"
 )

@@ -58,7 +58,7 @@ type scored struct {
 	Score float64 `json:"score"`
 }
 
-// relateCase is one case of relate's --json output.
+// relateCase is one case of relate's plan.
 type relateCase struct {
 	ID         string   `json:"id"`
 	Related    []string `json:"related"`    // the list it would have
@@ -67,11 +67,52 @@ type relateCase struct {
 	Neighbours []scored `json:"neighbours"` // what the search found, with scores
 }
 
+// relateOutput is relate's plan: the cases it shows and the totals.
 type relateOutput struct {
-	Cases   []relateCase `json:"cases"`
-	Add     int          `json:"add"`
-	Remove  int          `json:"remove"`
-	Written bool         `json:"written"`
+	Cases       []relateCase
+	Add, Remove int
+}
+
+// relateLink is one entry of a case's list in relate --json. The output
+// keeps the contract scripts and scorers rely on, case id → [{"id",
+// "score"}…] (the neighbours, best first), and says of each entry what the
+// run does with it: "add" (a new link), "keep" (already there), or, after
+// the neighbours and without a score, "remove" (--replace) and "add" (a
+// back-link of --symmetric or --only).
+type relateLink struct {
+	ID    string   `json:"id"`
+	Score *float64 `json:"score,omitempty"`
+	Link  string   `json:"link,omitempty"`
+}
+
+// jsonLinks returns out as relate --json prints it.
+func jsonLinks(out relateOutput) map[string][]relateLink {
+	m := make(map[string][]relateLink, len(out.Cases))
+	for _, rc := range out.Cases {
+		list := []relateLink{}
+		listed := map[string]bool{}
+		for _, n := range rc.Neighbours {
+			score := n.Score
+			link := "keep"
+			if slices.Contains(rc.Add, n.ID) {
+				link = "add"
+			} else if !slices.Contains(rc.Related, n.ID) {
+				link = "" // found, but not linked (it would need --replace room)
+			}
+			list = append(list, relateLink{ID: n.ID, Score: &score, Link: link})
+			listed[n.ID] = true
+		}
+		for _, id := range rc.Add {
+			if !listed[id] {
+				list = append(list, relateLink{ID: id, Link: "add"})
+			}
+		}
+		for _, id := range rc.Remove {
+			list = append(list, relateLink{ID: id, Link: "remove"})
+		}
+		m[rc.ID] = list
+	}
+	return m
 }
 
 func (env *env) relate(c *cli.Context) error {
@@ -146,15 +187,18 @@ func (env *env) relate(c *cli.Context) error {
 		if err != nil {
 			return failure{err}
 		}
+		msg := fmt.Sprintf("updated related of %d case(s) in %d file(s): %d link(s) added, %d removed\n",
+			len(changed), len(files), out.Add, out.Remove)
 		if !c.Bool("json") {
-			fmt.Fprintf(env.stdout, "updated related of %d case(s) in %d file(s): %d link(s) added, %d removed\n",
-				len(changed), len(files), out.Add, out.Remove)
+			fmt.Fprint(env.stdout, msg)
 			return nil
 		}
-		out.Written = true
+		fmt.Fprint(env.stderr, msg)
+		return writeJSON(env.stdout, jsonLinks(out))
 	}
 	if c.Bool("json") {
-		return writeJSON(env.stdout, out)
+		fmt.Fprintf(env.stderr, "dry run: %d to add, %d to remove; run with --write to write them\n", out.Add, out.Remove)
+		return writeJSON(env.stdout, jsonLinks(out))
 	}
 	if err := env.printLinks(ix, out); err != nil {
 		return err

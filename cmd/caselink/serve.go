@@ -24,12 +24,15 @@ with that paste and matches it. When the library's files change,
 they are reloaded in the background (a postgres:// library: when its rows change, seen by
 polling a fingerprint of the row versions); a library that fails to load leaves the
 previous one serving and the error is logged here and shown by /healthz. Ctrl-C stops the server.
+Add ?lang=ko to a page or API address (or prefer Korean in the browser) to read the
+cases' Korean text where they have it.
 
 Examples:
    caselink serve                                 (the embedded seed cases)
    caselink serve --cases ./library --addr 127.0.0.1:8080
    caselink serve --cases 'postgres://db.internal/incidents?table=cases'
-   curl -s localhost:8080/api/match -d '{"text":"pods OOMKilled after rollout","top":3}'`,
+   curl -s localhost:8080/api/match -d '{"text":"pods OOMKilled after rollout","top":3}'
+   curl -s 'localhost:8080/api/cases/IL-0100?lang=ko'`,
 		Flags: []cli.Flag{
 			casesFlag, lenientFlag,
 			&cli.StringFlag{Name: "addr", Value: "127.0.0.1:8080", Usage: "listen on `HOST:PORT` (port 0 picks a free one)"},

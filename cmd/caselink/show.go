@@ -16,11 +16,15 @@ func showCommand(env *env) *cli.Command {
 		Usage:     "print one case in readable form",
 		ArgsUsage: "ID",
 		Description: `Prints a case's title, date, org, tags, symptoms, related cases and url, so that a
-suggestion can be checked without opening JSON.
+suggestion can be checked without opening JSON. --lang ko shows each field's Korean
+text where the case has one, and its English where not.
 
-Example:
-   caselink show IL-0191`,
-		Flags:  []cli.Flag{casesFlag, lenientFlag},
+Examples:
+   caselink show IL-0191
+   caselink show --lang ko IL-0191`,
+		Flags: []cli.Flag{casesFlag, lenientFlag, &cli.StringFlag{
+			Name: "lang", Value: "en", Usage: "language of the text: en or ko (Korean where the case has it, else English)",
+		}},
 		Action: func(c *cli.Context) error { return env.show(c) },
 	}
 }
@@ -30,6 +34,10 @@ func (env *env) show(c *cli.Context) error {
 		return usagef("show takes one case id")
 	}
 	id := c.Args().First()
+	lang := c.String("lang")
+	if lang != "en" && lang != "ko" {
+		return usagef("--lang must be en or ko, got %q", lang)
+	}
 	lib, err := env.loadLibrary(c)
 	if err != nil {
 		return err
@@ -41,7 +49,7 @@ func (env *env) show(c *cli.Context) error {
 	w := bufio.NewWriter(env.stdout)
 	col := color(env.stdout)
 	width := min(width(env.stdout), 100)
-	fmt.Fprintln(w, bold(cs.ID+"  "+cs.Title.EN, col))
+	fmt.Fprintln(w, bold(cs.ID+"  "+cs.Title.In(lang), col))
 	field := func(name, value string) {
 		if strings.TrimSpace(value) != "" {
 			fmt.Fprintf(w, "%-10s %s\n", name+":", value)
@@ -64,10 +72,10 @@ func (env *env) show(c *cli.Context) error {
 			}
 		}
 	}
-	para("Symptoms", cs.SymptomsText.EN)
-	para("Summary", cs.Summary.EN)
-	para("Detection", cs.Detection.EN)
-	para("Trigger", cs.Trigger.EN)
+	para("Symptoms", cs.SymptomsText.In(lang))
+	para("Summary", cs.Summary.In(lang))
+	para("Detection", cs.Detection.In(lang))
+	para("Trigger", cs.Trigger.In(lang))
 	return w.Flush()
 }
 

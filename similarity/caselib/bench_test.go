@@ -5,7 +5,7 @@ import (
 	"runtime"
 	"testing"
 
-	"github.com/caselink/caselink/internal/sharedtest"
+	"github.com/caselink/caselink/eval/sharedtest"
 )
 
 // sharedData returns the path of a file under ../shared/data (beside the

@@ -57,6 +57,15 @@
 // modification time and a hash of its content so the writer can refuse a file
 // that changed in the meantime.
 //
+// The JSON is read by a scanner of its own (scan.go, decode.go) rather than
+// by a general decoder. Measured against a prototype on the JSON v2 text
+// layer (github.com/go-json-experiment/json/jsontext) decoding the same
+// fields of the 6,854 real incident cases on one core, it takes about half
+// the CPU time (35 ms against 65 ms a pass over 10.5 MB), and its errors
+// point at the offending byte with a message about cases ("where a member
+// name is expected" at the '}' after a trailing comma, where jsontext names
+// the comma).
+//
 // # Errors
 //
 // Load stops at the first problem and returns it as an *Error, one line such

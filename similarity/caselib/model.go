@@ -15,6 +15,16 @@ type Text struct {
 // IsZero reports whether both languages are empty.
 func (t Text) IsZero() bool { return t.EN == "" && t.KO == "" }
 
+// In returns the text to show a reader of lang ("en" or "ko"): the Korean
+// when lang is "ko" and the field has Korean, else the English, and the
+// Korean when the field has no English.
+func (t Text) In(lang string) string {
+	if (lang == "ko" && t.KO != "") || t.EN == "" {
+		return t.KO
+	}
+	return t.EN
+}
+
 // Impact says what an incident hit. In a case file it is an object
 // {"scope", "users", "region"} whose values are strings or null, a plain
 // string (taken as Scope), or null.

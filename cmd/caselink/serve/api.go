@@ -12,6 +12,7 @@ import (
 	"strings"
 
 	"github.com/caselink/caselink/similarity"
+	"github.com/caselink/caselink/similarity/caselib"
 	"github.com/caselink/caselink/similarity/curate"
 )
 
@@ -72,7 +73,7 @@ type Hit struct {
 	Score float64  `json:"score"`           // similarity, 0–1, 4 decimals
 	Date  string   `json:"date"`            // as in the case file; "" when unknown
 	Org   string   `json:"org"`             // organisation
-	Title string   `json:"title"`           // English title
+	Title string   `json:"title"`           // title in the answer's language (see [Lang])
 	URL   string   `json:"url"`             // the case's url
 	Why   []string `json:"why"`             // shared terms and tags, strongest first
 	Tags  []string `json:"tags"`            // the case's namespaced tags
@@ -95,7 +96,7 @@ type CaseSummary struct {
 	ID    string `json:"id"`
 	Date  string `json:"date"`
 	Org   string `json:"org"`
-	Title string `json:"title"`
+	Title string `json:"title"` // in the answer's language (see [Lang])
 }
 
 // CaseList is the answer of GET /api/cases?offset=&limit=: one page of the
@@ -112,9 +113,11 @@ type HitList struct {
 }
 
 // CaseView is the answer of GET /api/cases/{id}: what a reader needs of a
-// case, its tags and the cases most similar to it.
+// case, its tags and the cases most similar to it. Its text is in the
+// answer's language where the case has it (see [Lang]).
 type CaseView struct {
 	ID          string   `json:"id"`
+	Lang        string   `json:"lang"` // "ko" when some text is shown in Korean, else "en"
 	Org         string   `json:"org"`
 	Date        string   `json:"date"`
 	Severity    string   `json:"severity"`
@@ -221,7 +224,56 @@ func secure(h http.Handler) http.Handler {
 	})
 }
 
+// Lang picks the language of an answer's text, "en" or "ko": the query
+// parameter lang=en|ko when given (any other value is an error), else the
+// first of en and ko in the Accept-Language header by its weights, else
+// "en". A case's Korean text is shown where it has one, its English where
+// not.
+func Lang(r *http.Request) (string, error) {
+	if l := r.URL.Query().Get("lang"); l != "" {
+		if l != "en" && l != "ko" {
+			return "", fmt.Errorf("lang must be en or ko, got %q", l)
+		}
+		return l, nil
+	}
+	best, bestQ := "en", 0.0
+	for _, part := range strings.Split(r.Header.Get("Accept-Language"), ",") {
+		tag, params, _ := strings.Cut(strings.TrimSpace(part), ";")
+		tag, _, _ = strings.Cut(strings.ToLower(strings.TrimSpace(tag)), "-")
+		if tag != "en" && tag != "ko" {
+			continue
+		}
+		q := 1.0
+		if v, ok := strings.CutPrefix(strings.TrimSpace(params), "q="); ok {
+			if f, err := strconv.ParseFloat(v, 64); err == nil {
+				q = f
+			}
+		}
+		if q > bestQ {
+			best, bestQ = tag, q
+		}
+	}
+	return best, nil
+}
+
+// lang is Lang for a handler: on a bad lang parameter it answers 400 and
+// returns ok false. It marks the answer as varying by Accept-Language.
+func lang(w http.ResponseWriter, r *http.Request) (string, bool) {
+	w.Header().Add("Vary", "Accept-Language")
+	l, err := Lang(r)
+	if err != nil {
+		writeError(w, http.StatusBadRequest, "%v", err)
+		return "", false
+	}
+	w.Header().Set("Content-Language", l)
+	return l, true
+}
+
 func (s *Server) apiMatch(w http.ResponseWriter, r *http.Request) {
+	lg, ok := lang(w, r)
+	if !ok {
+		return
+	}
 	var req MatchRequest
 	if status, err := decodeBody(w, r, &req); err != nil {
 		writeError(w, status, "%v", err)
@@ -237,7 +289,7 @@ func (s *Server) apiMatch(w http.ResponseWriter, r *http.Request) {
 	out := HitList{Hits: make([]Hit, len(res.Hits))}
 	for i, h := range res.Hits {
 		ex := ix.ExplainMatch(res, h)
-		out.Hits[i] = hit(ix, i, h, ex)
+		out.Hits[i] = hit(ix, i, h, ex, lg)
 		out.Hits[i].Stage = h.Stage
 		sp := curate.SplitOf(res, h)
 		out.Hits[i].Paste, out.Hits[i].Like, out.Hits[i].LikeScore = &sp.Paste, sp.Like, sp.LikeScore
@@ -249,6 +301,10 @@ func (s *Server) apiMatch(w http.ResponseWriter, r *http.Request) {
 }
 
 func (s *Server) apiCases(w http.ResponseWriter, r *http.Request) {
+	lg, ok := lang(w, r)
+	if !ok {
+		return
+	}
 	offset, err := intParam(r, "offset", 0, 0, math.MaxInt32)
 	if err != nil {
 		writeError(w, http.StatusBadRequest, "%v", err)
@@ -264,7 +320,7 @@ func (s *Server) apiCases(w http.ResponseWriter, r *http.Request) {
 	out := CaseList{Total: n, Offset: offset, Cases: []CaseSummary{}}
 	for d := min(offset, n); d < min(offset+limit, n); d++ {
 		c := ix.Case(d)
-		out.Cases = append(out.Cases, CaseSummary{c.ID, c.Date, c.Org, c.Title.EN})
+		out.Cases = append(out.Cases, CaseSummary{c.ID, c.Date, c.Org, c.Title.In(lg)})
 	}
 	writeJSON(w, http.StatusOK, out)
 }
@@ -297,16 +353,24 @@ func (s *Server) query(req MatchRequest) (similarity.Query, error) {
 }
 
 func (s *Server) apiCase(w http.ResponseWriter, r *http.Request) {
+	lg, ok := lang(w, r)
+	if !ok {
+		return
+	}
 	ix := s.cur.Load().ix
 	doc, ok := ix.Lookup(r.PathValue("id"))
 	if !ok {
 		writeError(w, http.StatusNotFound, "no case with id %q", r.PathValue("id"))
 		return
 	}
-	writeJSON(w, http.StatusOK, s.caseView(ix, doc))
+	writeJSON(w, http.StatusOK, s.caseView(ix, doc, lg))
 }
 
 func (s *Server) apiRelated(w http.ResponseWriter, r *http.Request) {
+	lg, ok := lang(w, r)
+	if !ok {
+		return
+	}
 	ix := s.cur.Load().ix
 	doc, ok := ix.Lookup(r.PathValue("id"))
 	if !ok {
@@ -318,10 +382,14 @@ func (s *Server) apiRelated(w http.ResponseWriter, r *http.Request) {
 		writeError(w, http.StatusBadRequest, "%v", err)
 		return
 	}
-	writeJSON(w, http.StatusOK, HitList{Hits: s.related(ix, doc, top)})
+	writeJSON(w, http.StatusOK, HitList{Hits: s.related(ix, doc, top, lg)})
 }
 
 func (s *Server) apiDupes(w http.ResponseWriter, r *http.Request) {
+	lg, ok := lang(w, r)
+	if !ok {
+		return
+	}
 	offset, err := intParam(r, "offset", 0, 0, math.MaxInt32)
 	if err != nil {
 		writeError(w, http.StatusBadRequest, "%v", err)
@@ -339,8 +407,8 @@ func (s *Server) apiDupes(w http.ResponseWriter, r *http.Request) {
 	for _, p := range all[min(offset, len(all)):min(offset+limit, len(all))] {
 		a, b := ix.Case(p.A), ix.Case(p.B)
 		out.Pairs = append(out.Pairs, DupePair{
-			A:     DupeCase{a.ID, a.Date, a.Org, a.Title.EN},
-			B:     DupeCase{b.ID, b.Date, b.Org, b.Title.EN},
+			A:     DupeCase{a.ID, a.Date, a.Org, a.Title.In(lg)},
+			B:     DupeCase{b.ID, b.Date, b.Org, b.Title.In(lg)},
 			Score: similarity.RoundScore(p.Score), Evidence: nonNil(ix.ExplainPair(p.A, p.B).Why(8)),
 		})
 	}
@@ -352,41 +420,53 @@ func (s *Server) apiHealth(w http.ResponseWriter, r *http.Request) {
 	writeJSON(w, http.StatusOK, s.health())
 }
 
-// hit turns an engine hit at rank i (0-based) into an API hit.
-func hit(ix *similarity.Index, i int, h similarity.Hit, ex similarity.Explanation) Hit {
+// hit turns an engine hit at rank i (0-based) into an API hit, its title
+// in lang.
+func hit(ix *similarity.Index, i int, h similarity.Hit, ex similarity.Explanation, lang string) Hit {
 	c := ix.Case(h.Doc)
-	return Hit{Rank: i + 1, ID: h.ID, Score: similarity.RoundScore(h.Score), Date: c.Date, Org: c.Org, Title: c.Title.EN,
+	return Hit{Rank: i + 1, ID: h.ID, Score: similarity.RoundScore(h.Score), Date: c.Date, Org: c.Org, Title: c.Title.In(lang),
 		URL: c.URL, Why: nonNil(ex.Why(6)), Tags: nonNil(similarity.CaseTags(c)),
 		Remediation: nonNil(curate.Remedy(c, curate.RemedyLines)), ResolvedAfter: c.ResolvedAfter}
 }
 
-// related returns the top cases most similar to the case at doc.
-func (s *Server) related(ix *similarity.Index, doc, top int) []Hit {
+// related returns the top cases most similar to the case at doc, titles
+// in lang.
+func (s *Server) related(ix *similarity.Index, doc, top int, lang string) []Hit {
 	hs := ix.Related(doc, top, s.opts.RelateMinScore)
 	out := make([]Hit, len(hs))
 	for i, h := range hs {
-		out[i] = hit(ix, i, h, ix.ExplainPair(doc, h.Doc))
+		out[i] = hit(ix, i, h, ix.ExplainPair(doc, h.Doc), lang)
 	}
 	return out
 }
 
-// caseView gathers what the API and the case page show of the case at doc.
-func (s *Server) caseView(ix *similarity.Index, doc int) CaseView {
+// caseView gathers what the API and the case page show of the case at doc:
+// each text in lang where the case has it, else in the other language.
+func (s *Server) caseView(ix *similarity.Index, doc int, lang string) CaseView {
 	c := ix.Case(doc)
-	v := CaseView{ID: c.ID, Org: c.Org, Date: c.Date, Severity: c.Severity, URL: c.URL, Title: c.Title.EN,
-		Summary: c.Summary.EN, Symptoms: c.SymptomsText.EN, Detection: c.Detection.EN, Trigger: c.Trigger.EN,
-		Lessons: c.Lessons.EN, Domain: nonNil(c.Domain), Tags: nonNil(similarity.CaseTags(c)),
-		Links: nonNil(c.Related), Related: s.related(ix, doc, defaultTop), Sources: []string{}, Remediation: []string{}}
+	shown := "en"
+	in := func(t caselib.Text) string {
+		out := t.In(lang)
+		if out != "" && out == t.KO && t.KO != t.EN {
+			shown = "ko"
+		}
+		return out
+	}
+	v := CaseView{ID: c.ID, Org: c.Org, Date: c.Date, Severity: c.Severity, URL: c.URL, Title: in(c.Title),
+		Summary: in(c.Summary), Symptoms: in(c.SymptomsText), Detection: in(c.Detection), Trigger: in(c.Trigger),
+		Lessons: in(c.Lessons), Domain: nonNil(c.Domain), Tags: nonNil(similarity.CaseTags(c)),
+		Links: nonNil(c.Related), Related: s.related(ix, doc, defaultTop, lang), Sources: []string{}, Remediation: []string{}}
 	for _, src := range c.Sources {
 		if src.URL != "" && src.URL != c.URL {
 			v.Sources = append(v.Sources, src.URL)
 		}
 	}
 	for _, t := range c.Remediation {
-		if t.EN != "" {
-			v.Remediation = append(v.Remediation, t.EN)
+		if t := in(t); t != "" {
+			v.Remediation = append(v.Remediation, t)
 		}
 	}
+	v.Lang = shown
 	return v
 }
 

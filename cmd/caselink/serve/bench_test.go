@@ -13,7 +13,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/caselink/caselink/internal/sharedtest"
+	"github.com/caselink/caselink/eval/sharedtest"
 )
 
 // benchLibrary is the third-party incident library the load check runs on.

@@ -64,6 +64,27 @@ func newBrowser(t *testing.T, ctx context.Context) context.Context {
 	return bctx
 }
 
+// pageSteps returns the two ways the browser tests drive a page: run steps
+// (failing the test with what was being done), and read the visible text of
+// a CSS selector.
+func pageSteps(t *testing.T, bctx context.Context) (run func(what string, steps ...chromedp.Action[chromedp.Void]), text func(sel string) string) {
+	run = func(what string, steps ...chromedp.Action[chromedp.Void]) {
+		t.Helper()
+		if err := chromedp.Do(bctx, steps...); err != nil {
+			t.Fatalf("%s: %v", what, err)
+		}
+	}
+	text = func(sel string) string {
+		t.Helper()
+		s, err := chromedp.Run(bctx, chromedp.Text(chromedp.CSS(sel), chromedp.NodeVisible))
+		if err != nil {
+			t.Fatalf("reading %s: %v", sel, err)
+		}
+		return s
+	}
+	return run, text
+}
+
 // TestBrowserMatch drives the page in a real headless Chromium: type an
 // on-call paste, submit with Ctrl+Enter, read the first result and its "why"
 // line, then follow it to the case page. With CASELINK_SCREENSHOT set to a
@@ -90,20 +111,7 @@ func TestBrowserMatch(t *testing.T) {
 		}
 	}()
 
-	run := func(what string, steps ...chromedp.Action[chromedp.Void]) {
-		t.Helper()
-		if err := chromedp.Do(bctx, steps...); err != nil {
-			t.Fatalf("%s: %v", what, err)
-		}
-	}
-	text := func(sel string) string {
-		t.Helper()
-		s, err := chromedp.Run(bctx, chromedp.Text(chromedp.CSS(sel), chromedp.NodeVisible))
-		if err != nil {
-			t.Fatalf("reading %s: %v", sel, err)
-		}
-		return s
-	}
+	run, text := pageSteps(t, bctx)
 
 	run("loading the page", chromedp.Navigate(ts.URL+"/"), chromedp.WaitVisible(chromedp.ID("paste")))
 	focused, err := chromedp.Run(bctx, chromedp.Evaluate[string](`document.activeElement && document.activeElement.id`))

@@ -31,7 +31,18 @@
 // The answers are the exported types of this package ([MatchRequest],
 // [HitList], [CaseList], [CaseView], [DupesAnswer], [Health]) encoded as JSON.
 //
-// Every API error is {"error":"…"} with a status code: 400 for bad JSON or
-// an empty text, 404 for an unknown case or route, 405 for a wrong method,
+// # Language
+//
+// Case text (titles, and a case view's fields) is shown in the language
+// [Lang] picks: ?lang=en|ko, else the first of en and ko in the request's
+// Accept-Language, else English. In Korean, each field shows its Korean
+// text where the case has one and its English where not; the answer says
+// Content-Language and varies by Accept-Language. The page passes its own
+// ?lang= on to the API and to the case pages, and each case page has a
+// language switch. Pastes may be in either language: matching does not
+// depend on it.
+//
+// Every API error is {"error":"…"} with a status code: 400 for bad JSON,
+// an empty text or a lang other than en or ko, 404 for an unknown case or route, 405 for a wrong method,
 // 413 for a request body over 1 MiB.
 package serve

@@ -86,6 +86,11 @@ type caseLink struct {
 }
 
 func (s *Server) pageCase(w http.ResponseWriter, r *http.Request) {
+	w.Header().Add("Vary", "Accept-Language")
+	lg, err := Lang(r)
+	if err != nil {
+		lg = "en" // a page shows itself in English rather than an error
+	}
 	ix := s.cur.Load().ix
 	id := r.PathValue("id")
 	doc, ok := ix.Lookup(id)
@@ -96,12 +101,12 @@ func (s *Server) pageCase(w http.ResponseWriter, r *http.Request) {
 		}{s.header("No such case · caselink"), fmt.Sprintf("There is no case with id %q in the library.", id)})
 		return
 	}
-	v := s.caseView(ix, doc)
+	v := s.caseView(ix, doc, lg)
 	links := make([]caseLink, len(v.Links))
 	for i, l := range v.Links {
 		links[i].ID = l
 		if d, ok := ix.Lookup(l); ok {
-			links[i].Title, links[i].Known = ix.Case(d).Title.EN, true
+			links[i].Title, links[i].Known = ix.Case(d).Title.In(lg), true
 		}
 	}
 	s.render(w, http.StatusOK, "case.html", struct {
@@ -109,7 +114,8 @@ func (s *Server) pageCase(w http.ResponseWriter, r *http.Request) {
 		Case      CaseView
 		LinkCases []caseLink
 		MinScore  float64
-	}{s.header(v.ID + " " + v.Title + " · caselink"), v, links, s.opts.RelateMinScore})
+		Lang      string // the language asked for: links keep it
+	}{s.header(v.ID + " " + v.Title + " · caselink"), v, links, s.opts.RelateMinScore, lg})
 }
 
 func (s *Server) pageNotFound(w http.ResponseWriter, r *http.Request) {

@@ -6,7 +6,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/caselink/caselink/internal/sharedtest"
+	"github.com/caselink/caselink/eval/sharedtest"
 	"github.com/caselink/caselink/similarity/caselib"
 )
 
@@ -25,7 +25,9 @@ func BenchmarkLoadIncidentsFile(b *testing.B) {
 
 // incidentsFile returns the 6,854-case library, or skips the benchmark.
 func incidentsFile(b *testing.B) string {
-	return sharedtest.File(b, "data/incidents/cases.jsonl")
+	p := sharedtest.Path("data/incidents/cases.jsonl")
+	sharedtest.Need(b, p)
+	return p
 }
 
 // BenchmarkLoadIncidentsSideBySide loads the file and the table one after

@@ -10,6 +10,12 @@
   const results = document.getElementById('results');
   let inflight = null;
 
+  // ?lang=ko on the page asks for the cases' Korean text (the server also
+  // reads the browser's Accept-Language); it is passed on to the API and to
+  // the case pages.
+  const pageLang = new URLSearchParams(location.search).get('lang');
+  const langQuery = pageLang === 'ko' || pageLang === 'en' ? `?lang=${pageLang}` : '';
+
   // Ctrl+Enter (Cmd+Enter on a Mac) submits from anywhere in the form.
   form.addEventListener('keydown', (e) => {
     if (e.key === 'Enter' && (e.ctrlKey || e.metaKey)) {
@@ -45,7 +51,7 @@
     showStatus('Matching…', false);
     const t0 = performance.now();
     try {
-      const r = await fetch('/api/match', {
+      const r = await fetch(`/api/match${langQuery}`, {
         method: 'POST',
         headers: { 'Content-Type': 'application/json' },
         body: JSON.stringify(body),
@@ -149,7 +155,7 @@
           el('span', { class: `w${Math.round(Math.min(Math.max(h.score, 0), 1) * 20) * 5}` })));
 
       const title = el('h3', { id: titleId },
-        el('a', { href: `/cases/${encodeURIComponent(h.id)}` }, ...highlight(h.title || h.id, why)));
+        el('a', { href: `/cases/${encodeURIComponent(h.id)}${langQuery}` }, ...highlight(h.title || h.id, why)));
 
       const meta = el('p', { class: 'meta' }, el('span', { class: 'hit-id', text: h.id }));
       if (h.org) meta.append(` · ${h.org}`);

@@ -47,9 +47,9 @@ func Path(rel string) string {
 	return filepath.Join(r, filepath.FromSlash(rel))
 }
 
-// Required reports whether absent shared data fails tests
+// required reports whether absent shared data fails tests
 // (CASELINK_REQUIRE_SHARED=1).
-func Required() bool { return os.Getenv(RequireEnv) == "1" }
+func required() bool { return os.Getenv(RequireEnv) == "1" }
 
 // Present reports whether every path exists. When one does not and shared
 // data is required, it fails tb; otherwise the caller decides (skip the
@@ -58,7 +58,7 @@ func Present(tb testing.TB, paths ...string) bool {
 	tb.Helper()
 	for _, p := range paths {
 		if _, err := os.Stat(p); err != nil {
-			if Required() {
+			if required() {
 				tb.Fatalf("shared data absent (%s=1): %v", RequireEnv, err)
 			}
 			return false
@@ -74,12 +74,4 @@ func Need(tb testing.TB, paths ...string) {
 	if !Present(tb, paths...) {
 		tb.Skipf("shared data absent (%v); set it up beside the repository as ../shared", paths)
 	}
-}
-
-// File returns the path of rel inside the shared folder, after [Need].
-func File(tb testing.TB, rel string) string {
-	tb.Helper()
-	p := Path(rel)
-	Need(tb, p)
-	return p
 }
