@@ -121,7 +121,7 @@ func locString(c *caselib.Case) string {
 	if c.Loc.File == "" {
 		return "?"
 	}
-	return fmt.Sprintf("%s:%d", c.Loc.File, c.Loc.Line)
+	return c.Loc.String()
 }
 
 // Len returns the number of cases in the index.

@@ -8,6 +8,7 @@ import (
 	"github.com/urfave/cli/v2"
 
 	"github.com/caselink/caselink/similarity"
+	"github.com/caselink/caselink/similarity/caselib/pgstore"
 	"github.com/caselink/caselink/similarity/curate"
 )
 
@@ -124,16 +125,9 @@ func (env *env) dupes(c *cli.Context) error {
 	if err != nil {
 		return err
 	}
-	path := c.String("decisions")
-	if path == "" {
-		path, err = curate.DecisionsPath(c.StringSlice("cases"))
-		if err != nil && act != nil {
-			return usagef("%v (--decisions FILE)", err)
-		}
-	}
-	var store *curate.FileStore
-	if path != "" {
-		store = curate.NewFileStore(path)
+	store, where, err := decisionStore(c.String("decisions"), c.StringSlice("cases"))
+	if err != nil && act != nil {
+		return usagef("%v (--decisions FILE)", err)
 	}
 	if act != nil {
 		for _, id := range act.ids {
@@ -146,7 +140,7 @@ func (env *env) dupes(c *cli.Context) error {
 			return err
 		}
 		done := map[string]string{"dismiss": "dismissed", "confirm": "confirmed", "undo": "undid the decision about"}[act.flag]
-		fmt.Fprintf(env.stdout, "%s %s %s (recorded in %s)\n", done, a, b, path)
+		fmt.Fprintf(env.stdout, "%s %s %s (recorded in %s)\n", done, a, b, where)
 		return nil
 	}
 	var decisions []curate.Decision
@@ -225,4 +219,27 @@ func (env *env) printDupes(pairs []dupePair, q curate.DupesQuery, total int) err
 	}
 	fmt.Fprintln(w, "; decide with: caselink dupes --dismiss A --dismiss B (or --confirm, --undo)")
 	return w.Flush()
+}
+
+// decisionStore returns where the curator's duplicate decisions are kept,
+// and how to name it: the file given (--decisions), else a table beside a
+// library kept in PostgreSQL, else the decisions file beside the library.
+// The store is nil, with the reason, when the library has no place for
+// them (the embedded seeds, standard input).
+func decisionStore(file string, library []string) (curate.Store, string, error) {
+	if file != "" {
+		return curate.NewFileStore(file), file, nil
+	}
+	if isTableLibrary(library) {
+		st, err := pgstore.NewDecisions(library[0])
+		if err != nil {
+			return nil, "", usageError{err}
+		}
+		return st, "table " + st.Table(), nil
+	}
+	path, err := curate.DecisionsPath(library)
+	if err != nil {
+		return nil, "", err
+	}
+	return curate.NewFileStore(path), path, nil
 }

@@ -13,6 +13,7 @@ import (
 
 	"github.com/caselink/caselink/similarity"
 	"github.com/caselink/caselink/similarity/caselib"
+	"github.com/caselink/caselink/similarity/caselib/pgstore"
 	"github.com/caselink/caselink/similarity/curate"
 )
 
@@ -21,13 +22,15 @@ import (
 type env struct {
 	stdin          io.Reader
 	stdout, stderr io.Writer
+
+	table *pgstore.Table // the library, when --cases named a PostgreSQL table (pg.go)
 }
 
 // casesFlag is --cases, shared by every command that reads a library.
 var casesFlag = &cli.StringSliceFlag{
 	Name:    "cases",
 	Aliases: []string{"c"},
-	Usage:   "case file, folder of case files, or JSON Lines file (repeatable; - reads standard input); default: the embedded seed cases",
+	Usage:   "case file, folder of case files, or JSON Lines file (repeatable; - reads standard input), or a postgres://HOST/DB?table=T&column=C table; default: the embedded seed cases",
 }
 
 var lenientFlag = &cli.BoolFlag{
@@ -89,6 +92,9 @@ func (e *env) loadLibrary(c *cli.Context) (*caselib.Library, error) {
 	paths := c.StringSlice("cases")
 	if len(paths) == 0 {
 		return caselib.LoadSeeds()
+	}
+	if isTableLibrary(paths) {
+		return e.loadTable(c, paths, maxCase)
 	}
 	lenient := c.Bool("lenient")
 	lib, err := caselib.Load(paths, caselib.LoadOptions{

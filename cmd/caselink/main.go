@@ -107,6 +107,8 @@ func newApp(env *env) *cli.App {
 			serveCommand(env),
 			benchCommand(env),
 			checkCommand(env),
+			importCommand(env),
+			exportCommand(env),
 			{
 				Name:  "version",
 				Usage: "print the caselink version",

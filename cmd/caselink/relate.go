@@ -21,8 +21,9 @@ func relateCommand(env *env) *cli.Command {
 by up to a quarter for cases months or years apart). Without --write it is a dry run: it prints,
 per case, the links it would add (+), those already there (=) and those it would remove (-,
 only with --replace), and ends with "N to add, M to remove". With --write it writes them into
-the case files, changing nothing but the "related" values. Links already present are kept
-unless --replace; running --write twice changes nothing the second time.
+the case files, changing nothing but the "related" values (a postgres:// library: in one
+transaction, only the rows that change, skipping rows changed since read). Links already
+present are kept unless --replace; running --write twice changes nothing the second time.
 
 --symmetric adds the back-link of every link, on top of --top: a case many others link to
 can get more than --top links.
@@ -179,6 +180,9 @@ func (env *env) relate(c *cli.Context) error {
 	out := relateReport(ix, found, plan)
 	if c.Bool("write") {
 		changed := plan.Changed(ix)
+		if env.table != nil {
+			return env.writeTableRelated(c, changed, out)
+		}
 		files, err := caselib.WriteRelated(lib, changed)
 		if err != nil {
 			return failure{err}

@@ -20,17 +20,20 @@ func serveCommand(env *env) *cli.Command {
 		Description: `Serves the library from memory: a web page at / to paste what you see into, a readable
 page per case at /cases/ID, and a JSON API (POST /api/match, GET /api/cases, GET /api/cases/ID,
 GET /api/cases/ID/related, GET /api/dupes, POST /api/dupes/decisions, GET /healthz) and a
-review page for probable duplicates at /dupes. Decisions go to the same file as those of
-caselink dupes (` + curate.DecisionsName + ` beside the library, or --decisions FILE).
-A link to /?q=TEXT opens the page with that paste and matches it. When the library's files change,
-they are reloaded in the background; a library that fails to load leaves the previous one
-serving and the error is logged here and shown by /healthz. Ctrl-C stops the server.
+review page for probable duplicates at /dupes. Decisions go where those of caselink dupes go
+(` + curate.DecisionsName + ` beside the library, a table beside a postgres:// library, or
+--decisions FILE). A link to /?q=TEXT opens the page with that paste and matches it. When the
+library's files change, they are reloaded in the background (a postgres:// library: when its
+rows change, seen by polling a fingerprint of the row versions); a library that fails to load
+leaves the previous one serving and the error is logged here and shown by /healthz. Ctrl-C
+stops the server.
 Add ?lang=ko to a page or API address (or prefer Korean in the browser) to read the
 cases' Korean text where they have it.
 
 Examples:
    caselink serve                                 (the embedded seed cases)
    caselink serve --cases ./library --addr 127.0.0.1:8080
+   caselink serve --cases 'postgres://db.internal/incidents?table=cases'
    curl -s localhost:8080/api/match -d '{"text":"pods OOMKilled after rollout","top":3}'
    curl -s 'localhost:8080/api/cases/IL-0100?lang=ko'`,
 		Flags: []cli.Flag{
@@ -58,11 +61,14 @@ func (env *env) serve(c *cli.Context) error {
 	if err != nil {
 		return err
 	}
+	// Without --decisions the server keeps decisions beside the library:
+	// a file beside a library of files, a table beside one in PostgreSQL
+	// (serveTable), none for the embedded seeds.
 	var decisions curate.Store
-	if p := c.String("decisions"); p != "" {
-		decisions = curate.NewFileStore(p)
+	if f := c.String("decisions"); f != "" {
+		decisions = curate.NewFileStore(f)
 	}
-	srv, err := serve.New(serve.Options{
+	opts := serve.Options{
 		Decisions:      decisions,
 		Paths:          c.StringSlice("cases"),
 		Lenient:        c.Bool("lenient"),
@@ -72,7 +78,13 @@ func (env *env) serve(c *cli.Context) error {
 		DupesThreshold: curate.DupesThreshold,
 		PollInterval:   poll,
 		Log:            env.stderr,
-	})
+	}
+	if isTableLibrary(opts.Paths) {
+		if err := serveTable(ctxOf(c), &opts); err != nil {
+			return err
+		}
+	}
+	srv, err := serve.New(opts)
 	if err != nil {
 		return usageError{err}
 	}

@@ -79,7 +79,7 @@ const (
 
 // decodeCase decodes the object at data[pos:] (after optional whitespace);
 // only whitespace may follow it. what names the unit for messages about
-// trailing data ("line" or "file").
+// trailing data ("line", "file" or "record").
 func (d *caseDecoder) decodeCase(data []byte, pos int, what string) (c *Case, cerr *caseError) {
 	d.data, d.pos, d.depth, d.end = data, pos, 0, what
 	d.typeErr = nil
@@ -100,6 +100,9 @@ func (d *caseDecoder) decodeCase(data []byte, pos int, what string) (c *Case, ce
 		d.object(c)
 		d.ws()
 		if d.pos < len(d.data) {
+			if what == "record" {
+				d.fail(d.pos, "unexpected data after the case object")
+			}
 			if what == "file" {
 				d.fail(d.pos, "unexpected data after the case object (a .json file holds one JSON object, or one object per line)")
 			}

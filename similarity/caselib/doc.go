@@ -3,8 +3,10 @@
 // "related" lists without losing a byte of anything else.
 //
 // What lives here: the case model (Case, Text, Impact, Source, Location),
-// loading (Load, LoadSeeds), validation errors (Error) and the writer
-// (WriteRelated, SpliceRelated). What does not: scoring and similarity (the
+// loading (Load, LoadSeeds, and LoadRecords for cases that come as records,
+// such as the rows of a database table: package pgstore), validation errors
+// (Error), the writer (WriteRelated, SpliceRelated), a case's object as in
+// its file (Objects) and an atomic file write (WriteFile). What does not: scoring and similarity (the
 // similarity engine), tokenizing (package tokenize), evaluation (package eval)
 // and command-line flags or output (cmd/caselink). The package uses only the
 // standard library and package seeds.
@@ -90,5 +92,14 @@
 // the object, in the object's own style; SpliceRelated does this for one
 // object and documents the layout rules. Files are replaced atomically and
 // only when their bytes change; see WriteRelated. Libraries read from
-// standard input or from the embedded seeds cannot be written.
+// standard input or from the embedded seeds cannot be written, nor can
+// cases read by LoadRecords (their store writes them: pgstore).
+//
+// # Records
+//
+// LoadRecords decodes cases that are not in files with the same rules and
+// errors; each error names the source and the record's Row in place of
+// file:line, e.g.
+//
+//	postgres table cases row (0,2): case "IL-0100": duplicate id (first at postgres table cases row (0,1))
 package caselib

@@ -18,6 +18,7 @@ import (
 type Error struct {
 	File  string    // file as the user named it, "<stdin>", or "seeds/…" for an embedded seed
 	Line  int       // 1-based line; 0 when the error is about the whole file
+	Row   string    // the record (database row) for a case read by LoadRecords; "" otherwise
 	Col   int       // 1-based byte column within Line; 0 when not about one spot
 	ID    string    // case id when known
 	Field string    // field path such as "domain" or "title.en" or "remediation[2]"; "" when none
@@ -65,6 +66,10 @@ func IsNotCaseFile(err error) bool {
 func (e *Error) Error() string {
 	var b strings.Builder
 	b.WriteString(e.File)
+	if e.Row != "" {
+		b.WriteString(" row ")
+		b.WriteString(e.Row)
+	}
 	if e.Line > 0 {
 		b.WriteByte(':')
 		b.WriteString(strconv.Itoa(e.Line))

@@ -60,6 +60,7 @@ const (
 	srcStdin                   // standard input: read-only
 	srcEmbedded                // the embedded seeds: read-only
 	srcSpecial                 // a named pipe, device, …: read-only
+	srcRecords                 // records (database rows) given to LoadRecords: read-only here
 )
 
 // fileState is what the library remembers of one input file: enough for the

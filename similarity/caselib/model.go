@@ -47,12 +47,21 @@ type Location struct {
 	// embedded seed.
 	File string
 	// Line is the 1-based line on which the case's object starts: its line
-	// in a JSON Lines file, 1 for an ordinary one-case file.
+	// in a JSON Lines file, 1 for an ordinary one-case file; 0 for a case
+	// read by LoadRecords.
 	Line int
+	// Row names the record a case read by LoadRecords came from (for a
+	// database table, its row); "" for a case read from a file.
+	Row string
 }
 
-// String returns "file:line".
-func (l Location) String() string { return l.File + ":" + strconv.Itoa(l.Line) }
+// String returns "file:line", or "source row R" for a record.
+func (l Location) String() string {
+	if l.Row != "" {
+		return l.File + " row " + l.Row
+	}
+	return l.File + ":" + strconv.Itoa(l.Line)
+}
 
 // Case is one incident case as the rest of caselink sees it. Only the fields
 // caselink uses are decoded; every other member of the case object is ignored

@@ -36,20 +36,22 @@ type loader struct {
 type jobKind uint8
 
 const (
-	jobLines jobKind = iota // data holds whole lines of a JSON Lines file
-	jobDoc                  // data holds a whole file that is one case
-	jobFail                 // a problem found by the producer
-	jobEnd                  // the end of a file
+	jobLines   jobKind = iota // data holds whole lines of a JSON Lines file
+	jobDoc                    // data holds a whole file that is one case
+	jobFail                   // a problem found by the producer
+	jobEnd                    // the end of a file
+	jobRecords                // data holds records given to LoadRecords, split by recs
 )
 
 type job struct {
 	kind  jobKind
 	src   *fileState
 	data  []byte
-	line  int    // line number of data[0]
-	first bool   // data starts at the start of the file (may hold a BOM)
-	err   *Error // jobFail
-	fatal bool   // jobFail: stop even when lenient
+	line  int       // line number of data[0]
+	first bool      // data starts at the start of the file (may hold a BOM)
+	recs  []recSpan // jobRecords
+	err   *Error    // jobFail
+	fatal bool      // jobFail: stop even when lenient
 	out   []result
 	done  chan struct{} // closed when out is ready
 }
@@ -311,9 +313,12 @@ func (p *loader) worker() {
 		select {
 		case <-p.stop:
 		default:
-			if j.kind == jobLines {
+			switch j.kind {
+			case jobLines:
 				p.decodeLines(&d, j)
-			} else {
+			case jobRecords:
+				p.decodeRecords(&d, j)
+			default:
 				p.decodeDoc(&d, j)
 			}
 		}
@@ -478,7 +483,7 @@ func (p *loader) collect() error {
 				c := r.c
 				if prev := lib.byID[c.ID]; prev != nil {
 					other := prev.Loc
-					err := &Error{File: c.Loc.File, Line: c.Loc.Line, ID: c.ID, Msg: "duplicate id", Other: &other}
+					err := &Error{File: c.Loc.File, Line: c.Loc.Line, Row: c.Loc.Row, ID: c.ID, Msg: "duplicate id", Other: &other}
 					if err := p.problem(nil, err, false); err != nil {
 						return err
 					}

@@ -149,6 +149,8 @@ func planEdits(lib *Library, related map[string][]string) (edits, touched []*fil
 			return nil, nil, &Error{File: c.Loc.File, Line: c.Loc.Line, ID: c.ID, Msg: "cannot write related: the case was not loaded from a file"}
 		case c.src.kind == srcStdin:
 			return nil, nil, &Error{File: c.Loc.File, Line: c.Loc.Line, ID: c.ID, Msg: "cannot write related: the case was read from standard input"}
+		case c.src.kind == srcRecords:
+			return nil, nil, &Error{File: c.Loc.File, Row: c.Loc.Row, ID: c.ID, Msg: "cannot write related: the case was read from a database, not a file"}
 		case c.src.kind == srcEmbedded:
 			return nil, nil, &Error{File: c.Loc.File, Line: c.Loc.Line, ID: c.ID, Msg: "cannot write related: the embedded seed cases are read-only"}
 		case c.src.kind != srcFile:
@@ -322,6 +324,22 @@ func (e *fileEdit) splice(c *Case, obj []byte) ([]byte, error) {
 	return out, nil
 }
 
+// readLine returns the next line of r with its end, or what is left at
+// the end of the input (with io.EOF). A line longer than r's buffer is
+// gathered in *long. The line is valid until the next call.
+func readLine(r *bufio.Reader, long *[]byte) ([]byte, error) {
+	l, err := r.ReadSlice('\n')
+	if err == bufio.ErrBufferFull {
+		*long = append((*long)[:0], l...)
+		for err == bufio.ErrBufferFull {
+			l, err = r.ReadSlice('\n')
+			*long = append(*long, l...)
+		}
+		l = *long
+	}
+	return l, err
+}
+
 // rewriteLines copies a JSON Lines file, splicing the lines of the changing
 // cases, and checks that the input is the content that was loaded.
 func (e *fileEdit) rewriteLines(in io.Reader, w *bufio.Writer, h *maphash.Hash) error {
@@ -330,15 +348,7 @@ func (e *fileEdit) rewriteLines(in io.Reader, w *bufio.Writer, h *maphash.Hash) 
 	var size int64
 	done := 0
 	for line := 1; ; line++ {
-		l, err := r.ReadSlice('\n')
-		if err == bufio.ErrBufferFull {
-			long = append(long[:0], l...)
-			for err == bufio.ErrBufferFull {
-				l, err = r.ReadSlice('\n')
-				long = append(long, l...)
-			}
-			l = long
-		}
+		l, err := readLine(r, &long)
 		if err != nil && err != io.EOF {
 			return err
 		}

@@ -52,6 +52,14 @@ type Options struct {
 	// Log receives one line per reload, per failed reload and per lenient
 	// warning; nil discards them.
 	Log io.Writer
+
+	// Library, when set, reads the library instead of caselib.Load(Paths)
+	// (a library kept in PostgreSQL); Paths then only names it in the log.
+	// Stamp fingerprints that library for Watch: a change of its value
+	// means the library changed. Both are called from one goroutine at a
+	// time; warn reports lenient skips.
+	Library func(warn func(error)) (*caselib.Library, error)
+	Stamp   func() uint64
 }
 
 // Server answers the JSON API and the web page from an in-memory index of
@@ -107,18 +115,19 @@ func New(opts Options) (*Server, error) {
 	}
 	s := &Server{opts: opts, log: log.New(w, "caselink: ", 0), decisions: opts.Decisions}
 	if s.decisions == nil && len(opts.Paths) > 0 {
-		path, err := curate.DecisionsPath(opts.Paths)
-		if err != nil {
-			return nil, err
+		// A library with no folder (standard input, a table the caller
+		// gave no store for) has nowhere to keep decisions: they are
+		// refused, as for the embedded seeds.
+		if path, err := curate.DecisionsPath(opts.Paths); err == nil {
+			s.decisions = curate.NewFileStore(path)
 		}
-		s.decisions = curate.NewFileStore(path)
 	}
 	pages, err := parsePages()
 	if err != nil {
 		return nil, err
 	}
 	s.pages = pages
-	snap, err := s.load(caselib.Stamp(opts.Paths))
+	snap, err := s.load(s.stamp())
 	if err != nil {
 		return nil, err
 	}
@@ -134,9 +143,12 @@ func New(opts Options) (*Server, error) {
 func (s *Server) load(stamp uint64) (*snapshot, error) {
 	var lib *caselib.Library
 	var err error
-	if len(s.opts.Paths) == 0 {
+	switch {
+	case s.opts.Library != nil:
+		lib, err = s.opts.Library(func(err error) { s.log.Printf("warning: skipped: %v", err) })
+	case len(s.opts.Paths) == 0:
 		lib, err = caselib.LoadSeeds()
-	} else {
+	default:
 		lib, err = caselib.Load(s.opts.Paths, caselib.LoadOptions{
 			Lenient:      s.opts.Lenient,
 			MaxCaseBytes: s.opts.MaxCaseBytes,
@@ -166,11 +178,19 @@ func (s *Server) load(stamp uint64) (*snapshot, error) {
 	return &snapshot{ix: ix, loadedAt: time.Now(), stamp: stamp}, nil
 }
 
+// stamp fingerprints the library: Options.Stamp, or its files.
+func (s *Server) stamp() uint64 {
+	if s.opts.Stamp != nil {
+		return s.opts.Stamp()
+	}
+	return caselib.Stamp(s.opts.Paths)
+}
+
 // Reload reads the library again and, when it loads, swaps in its index.
 // When it does not, the old index keeps serving and the error is logged and
 // shown by /healthz until a later load succeeds. Seeds are not reloaded.
 func (s *Server) Reload() error {
-	return s.reload(caselib.Stamp(s.opts.Paths))
+	return s.reload(s.stamp())
 }
 
 func (s *Server) reload(stamp uint64) error {
@@ -215,7 +235,7 @@ func (s *Server) Watch(ctx context.Context) {
 			return
 		case <-t.C:
 		}
-		stamp := caselib.Stamp(s.opts.Paths)
+		stamp := s.stamp()
 		if stamp == last {
 			continue
 		}
