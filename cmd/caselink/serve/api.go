@@ -333,14 +333,8 @@ func (s *Server) apiCases(w http.ResponseWriter, r *http.Request) {
 	if !ok {
 		return
 	}
-	offset, err := intParam(r, "offset", 0, 0, math.MaxInt32)
-	if err != nil {
-		writeError(w, http.StatusBadRequest, "%v", err)
-		return
-	}
-	limit, err := intParam(r, "limit", 100, 1, maxCases)
-	if err != nil {
-		writeError(w, http.StatusBadRequest, "%v", err)
+	offset, limit, ok := pageParams(w, r, maxCases)
+	if !ok {
 		return
 	}
 	ix := s.cur.Load().ix
@@ -419,15 +413,10 @@ func (s *Server) apiDupes(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	q := curate.DupesQuery{Threshold: s.opts.DupesThreshold}
+	if q.Offset, q.Limit, ok = pageParams(w, r, maxDupes); !ok {
+		return
+	}
 	var err error
-	if q.Offset, err = intParam(r, "offset", 0, 0, math.MaxInt32); err != nil {
-		writeError(w, http.StatusBadRequest, "%v", err)
-		return
-	}
-	if q.Limit, err = intParam(r, "limit", 100, 1, maxDupes); err != nil {
-		writeError(w, http.StatusBadRequest, "%v", err)
-		return
-	}
 	if v := r.URL.Query().Get("threshold"); v != "" {
 		if q.Threshold, err = strconv.ParseFloat(v, 64); err != nil || q.Threshold < 0 || q.Threshold > 1 {
 			writeError(w, http.StatusBadRequest, "threshold must be a number from 0 to 1, got %q", v)
@@ -611,6 +600,21 @@ func isSyntaxError(err error) bool {
 }
 
 // intParam reads the integer query parameter name, def when absent.
+// pageParams reads the paging parameters of a list, ?offset= (0 by default)
+// and ?limit= (100 by default, at most max); on a bad one it answers 400
+// and returns false.
+func pageParams(w http.ResponseWriter, r *http.Request, max int) (offset, limit int, ok bool) {
+	var err error
+	if offset, err = intParam(r, "offset", 0, 0, math.MaxInt32); err == nil {
+		limit, err = intParam(r, "limit", 100, 1, max)
+	}
+	if err != nil {
+		writeError(w, http.StatusBadRequest, "%v", err)
+		return 0, 0, false
+	}
+	return offset, limit, true
+}
+
 func intParam(r *http.Request, name string, def, lo, hi int) (int, error) {
 	s := r.URL.Query().Get(name)
 	if s == "" {
