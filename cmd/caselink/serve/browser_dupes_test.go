@@ -12,27 +12,6 @@ import (
 	"github.com/caselink/caselink/similarity/curate"
 )
 
-// driver returns the two steps the browser tests are written in: run does
-// steps (failing the test with what it was doing), text reads the text of
-// the visible element sel.
-func driver(t *testing.T, bctx context.Context) (run func(what string, steps ...chromedp.Action[chromedp.Void]), text func(sel string) string) {
-	run = func(what string, steps ...chromedp.Action[chromedp.Void]) {
-		t.Helper()
-		if err := chromedp.Do(bctx, steps...); err != nil {
-			t.Fatalf("%s: %v", what, err)
-		}
-	}
-	text = func(sel string) string {
-		t.Helper()
-		s, err := chromedp.Run(bctx, chromedp.Text(chromedp.CSS(sel), chromedp.NodeVisible))
-		if err != nil {
-			t.Fatalf("reading %s: %v", sel, err)
-		}
-		return s
-	}
-	return run, text
-}
-
 // TestBrowserReviewDupes drives the review page in a headless Chromium with
 // the keyboard alone: d dismisses the pair shown, c confirms the next, u
 // undoes that, s skips; each decision lands in the decisions file. With
@@ -43,7 +22,7 @@ func TestBrowserReviewDupes(t *testing.T) {
 	dir, decisions := dupeLibrary(t)
 	_, ts := newTestServer(t, testOptions(dir))
 	bctx := newBrowser(t, ctx)
-	run, text := driver(t, bctx)
+	run, text := pageSteps(t, bctx)
 	// waitFor polls until the pair shown is want.
 	waitFor := func(what, want string) {
 		t.Helper()
