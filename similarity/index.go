@@ -401,7 +401,12 @@ func (ix *Index) weighDoc(i int, norms *[NumViews]float64, pack []uint64) []uint
 func (ix *Index) saturate(w *weights, avgLen *[textViews]float64) {
 	k1, b := ix.cfg.K1, ix.cfg.B
 	n := len(ix.docs)
-	par.For(n, 256, func(_, lo, hi int) {
+	tfs := make([]map[uint32]int, par.Workers(n, 256)) // scratch per worker
+	par.For(n, 256, func(wk, lo, hi int) {
+		if tfs[wk] == nil {
+			tfs[wk] = make(map[uint32]int)
+		}
+		tf := tfs[wk]
 		for i := lo; i < hi; i++ {
 			d := &ix.docs[i]
 			var lnorm [textViews]float64
@@ -411,9 +416,9 @@ func (ix *Index) saturate(w *weights, avgLen *[textViews]float64) {
 					lnorm[v] += b * float64(d.length[v]) / avgLen[v]
 				}
 			}
-			// Entries and the analyzed terms are both in key order once
-			// weighed; look each entry's tf up by its key.
-			tf := make(map[uint32]int, len(d.ents))
+			// The analyzed entries are ordered by raw term, the vector by
+			// canonical key: look each entry's tf up by its key.
+			clear(tf)
 			for _, e := range d.ents {
 				if e.view() != Tags {
 					tf[ix.key(ix.canon[e.raw()]-1, e.view())] = e.tf()
