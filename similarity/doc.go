@@ -1,6 +1,7 @@
 // Package similarity is caselink's engine: it turns incident cases into
 // weighted sparse vectors and answers "which cases are most like this?" with
-// exact cosine scores and an explanation of every score.
+// exact scores in [0, 1] (a cosine between cases, a BM25-style share for a
+// paste) and an explanation of every score.
 //
 // # Vectors
 //

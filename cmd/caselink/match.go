@@ -22,7 +22,8 @@ func matchCommand(env *env) *cli.Command {
 		Usage:     "find the past cases most like what you see now",
 		ArgsUsage: "[TEXT…]  (no TEXT or - reads standard input)",
 		Description: `Paste alert lines, error messages or a Slack message; caselink prints the most similar
-past cases with a score (0–1) and why they matched.
+past cases with a score (0–1: the share of the paste a case holds, BM25-style) and why they
+matched; a case lifted by its likeness to the best hit says how much of its score came from that.
 
 Examples:
    caselink match "pods OOMKilled after rollout, only new pods get traffic"
