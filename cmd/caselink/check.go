@@ -6,7 +6,7 @@ import (
 
 	"github.com/urfave/cli/v2"
 
-	"github.com/caselink/caselink/similarity/curate"
+	"github.com/caselink/caselink/cmd/caselink/internal/curate"
 )
 
 func checkCommand(env *env) *cli.Command {

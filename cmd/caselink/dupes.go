@@ -7,9 +7,10 @@ import (
 
 	"github.com/urfave/cli/v2"
 
+	"github.com/caselink/caselink/cmd/caselink/internal/curate"
 	"github.com/caselink/caselink/similarity"
+	"github.com/caselink/caselink/similarity/caselib"
 	"github.com/caselink/caselink/similarity/caselib/pgstore"
-	"github.com/caselink/caselink/similarity/curate"
 )
 
 func dupesCommand(env *env) *cli.Command {
@@ -22,7 +23,7 @@ apart: two reports of one incident are written close together) with same-event e
 same organisation, dates days apart, the shorter text inside the longer one (a status notice
 inside a post-mortem), rare terms and a source both cite.
 
-Decisions are kept in ` + curate.DecisionsName + ` in the library's folder (or --decisions FILE),
+Decisions are kept in ` + caselib.DecisionsName + ` in the library's folder (or --decisions FILE),
 a TSV file meant to be committed with the library:
    --dismiss A --dismiss B   not duplicates: the pair is not shown again
    --confirm A --confirm B   confirmed duplicates: the pair is marked
@@ -42,7 +43,7 @@ Examples:
 			&cli.StringSliceFlag{Name: "dismiss", Usage: "record that the two case ids `A B` are not duplicates (--dismiss A --dismiss B)"},
 			&cli.StringSliceFlag{Name: "confirm", Usage: "record that the two case ids `A B` are duplicates (--confirm A --confirm B)"},
 			&cli.StringSliceFlag{Name: "undo", Usage: "forget the decision about the two case ids `A B` (--undo A --undo B)"},
-			&cli.StringFlag{Name: "decisions", Usage: "the decisions `FILE` (default: " + curate.DecisionsName + " beside the library)"},
+			&cli.StringFlag{Name: "decisions", Usage: "the decisions `FILE` (default: " + caselib.DecisionsName + " beside the library)"},
 		},
 		Action: func(c *cli.Context) error { return env.dupes(c) },
 	}
@@ -73,7 +74,7 @@ type dupePair struct {
 // dupesAction is the decision a dupes command line asks to record, if any.
 type dupesAction struct {
 	flag    string
-	verdict curate.Verdict
+	verdict caselib.Verdict
 	ids     []string
 }
 
@@ -83,8 +84,8 @@ func decision(c *cli.Context) (*dupesAction, error) {
 	var act *dupesAction
 	for _, f := range []struct {
 		name string
-		v    curate.Verdict
-	}{{"dismiss", curate.NotDuplicate}, {"confirm", curate.Duplicate}, {"undo", ""}} {
+		v    caselib.Verdict
+	}{{"dismiss", caselib.NotDuplicate}, {"confirm", caselib.Duplicate}, {"undo", ""}} {
 		ids := c.StringSlice(f.name)
 		if len(ids) == 0 {
 			continue
@@ -136,14 +137,14 @@ func (env *env) dupes(c *cli.Context) error {
 			}
 		}
 		a, b := act.ids[0], act.ids[1]
-		if err := store.Record(curate.Decision{A: a, B: b, Verdict: act.verdict}); err != nil {
+		if err := store.Record(caselib.Decision{A: a, B: b, Verdict: act.verdict}); err != nil {
 			return err
 		}
 		done := map[string]string{"dismiss": "dismissed", "confirm": "confirmed", "undo": "undid the decision about"}[act.flag]
 		fmt.Fprintf(env.stdout, "%s %s %s (recorded in %s)\n", done, a, b, where)
 		return nil
 	}
-	var decisions []curate.Decision
+	var decisions []caselib.Decision
 	if store != nil {
 		if decisions, err = store.Load(); err != nil {
 			return usageError{err}
@@ -191,7 +192,7 @@ func (env *env) printDupes(pairs []dupePair, q curate.DupesQuery, total int) err
 			fmt.Fprintln(w)
 		}
 		head := fmt.Sprintf("%.2f  %s ~ %s", p.Score, p.A.ID, p.B.ID)
-		if p.Verdict == string(curate.Duplicate) {
+		if p.Verdict == string(caselib.Duplicate) {
 			head += "  (confirmed duplicate)"
 		}
 		fmt.Fprintln(w, bold(head, col))
@@ -226,9 +227,9 @@ func (env *env) printDupes(pairs []dupePair, q curate.DupesQuery, total int) err
 // library kept in PostgreSQL, else the decisions file beside the library.
 // The store is nil, with the reason, when the library has no place for
 // them (the embedded seeds, standard input).
-func decisionStore(file string, library []string) (curate.Store, string, error) {
+func decisionStore(file string, library []string) (caselib.DecisionStore, string, error) {
 	if file != "" {
-		return curate.NewFileStore(file), file, nil
+		return caselib.NewDecisionFile(file), file, nil
 	}
 	if isTableLibrary(library) {
 		st, err := pgstore.NewDecisions(library[0])
@@ -237,9 +238,9 @@ func decisionStore(file string, library []string) (curate.Store, string, error) 
 		}
 		return st, "table " + st.Table(), nil
 	}
-	path, err := curate.DecisionsPath(library)
+	path, err := caselib.DecisionsPath(library)
 	if err != nil {
 		return nil, "", err
 	}
-	return curate.NewFileStore(path), path, nil
+	return caselib.NewDecisionFile(path), path, nil
 }

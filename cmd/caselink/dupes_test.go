@@ -9,8 +9,8 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/caselink/caselink/cmd/caselink/serve"
-	"github.com/caselink/caselink/similarity/curate"
+	"github.com/caselink/caselink/cmd/caselink/internal/serve"
+	"github.com/caselink/caselink/similarity/caselib"
 )
 
 // twoCopies writes a library of two cases, A and B, that are probable
@@ -31,7 +31,7 @@ func twoCopies(t *testing.T) string {
 // is committed with the library, so it must stay readable by all.
 func TestDupesDecisionKeepsFileMode(t *testing.T) {
 	dir := twoCopies(t)
-	path := filepath.Join(dir, curate.DecisionsName)
+	path := filepath.Join(dir, caselib.DecisionsName)
 	if err := os.WriteFile(path, []byte("# kept\n"), 0o644); err != nil {
 		t.Fatal(err)
 	}

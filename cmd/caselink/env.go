@@ -11,10 +11,10 @@ import (
 	"github.com/urfave/cli/v2"
 	"golang.org/x/term"
 
+	"github.com/caselink/caselink/cmd/caselink/internal/curate"
 	"github.com/caselink/caselink/similarity"
 	"github.com/caselink/caselink/similarity/caselib"
 	"github.com/caselink/caselink/similarity/caselib/pgstore"
-	"github.com/caselink/caselink/similarity/curate"
 )
 
 // env is what a command reads and writes: the process's streams, or a

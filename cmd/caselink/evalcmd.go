@@ -7,10 +7,10 @@ import (
 
 	"github.com/urfave/cli/v2"
 
+	"github.com/caselink/caselink/cmd/caselink/internal/curate"
 	"github.com/caselink/caselink/eval"
 	"github.com/caselink/caselink/similarity"
 	"github.com/caselink/caselink/similarity/caselib"
-	"github.com/caselink/caselink/similarity/curate"
 )
 
 func evalCommand(env *env) *cli.Command {

@@ -11,8 +11,8 @@ import (
 
 	"github.com/urfave/cli/v2"
 
+	"github.com/caselink/caselink/cmd/caselink/internal/curate"
 	"github.com/caselink/caselink/similarity"
-	"github.com/caselink/caselink/similarity/curate"
 	"github.com/caselink/caselink/similarity/par"
 )
 

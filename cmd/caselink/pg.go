@@ -11,7 +11,7 @@ import (
 
 	"github.com/urfave/cli/v2"
 
-	"github.com/caselink/caselink/cmd/caselink/serve"
+	"github.com/caselink/caselink/cmd/caselink/internal/serve"
 	"github.com/caselink/caselink/similarity/caselib"
 	"github.com/caselink/caselink/similarity/caselib/pgstore"
 )

@@ -14,7 +14,7 @@ import (
 	"github.com/jackc/pgx/v5"
 	"github.com/rogpeppe/go-internal/testscript"
 
-	"github.com/caselink/caselink/cmd/caselink/serve"
+	"github.com/caselink/caselink/cmd/caselink/internal/serve"
 	"github.com/caselink/caselink/eval/sharedtest"
 	"github.com/caselink/caselink/similarity/caselib"
 	"github.com/caselink/caselink/similarity/caselib/pgstore/pgtest"

@@ -8,9 +8,9 @@ import (
 
 	"github.com/urfave/cli/v2"
 
+	"github.com/caselink/caselink/cmd/caselink/internal/curate"
 	"github.com/caselink/caselink/similarity"
 	"github.com/caselink/caselink/similarity/caselib"
-	"github.com/caselink/caselink/similarity/curate"
 )
 
 func relateCommand(env *env) *cli.Command {

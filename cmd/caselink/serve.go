@@ -9,8 +9,9 @@ import (
 
 	"github.com/urfave/cli/v2"
 
-	"github.com/caselink/caselink/cmd/caselink/serve"
-	"github.com/caselink/caselink/similarity/curate"
+	"github.com/caselink/caselink/cmd/caselink/internal/curate"
+	"github.com/caselink/caselink/cmd/caselink/internal/serve"
+	"github.com/caselink/caselink/similarity/caselib"
 )
 
 func serveCommand(env *env) *cli.Command {
@@ -21,7 +22,7 @@ func serveCommand(env *env) *cli.Command {
 page per case at /cases/ID, and a JSON API (POST /api/match, GET /api/cases, GET /api/cases/ID,
 GET /api/cases/ID/related, GET /api/dupes, POST /api/dupes/decisions, GET /healthz) and a
 review page for probable duplicates at /dupes. Decisions go where those of caselink dupes go
-(` + curate.DecisionsName + ` beside the library, a table beside a postgres:// library, or
+(` + caselib.DecisionsName + ` beside the library, a table beside a postgres:// library, or
 --decisions FILE). A link to /?q=TEXT opens the page with that paste and matches it. When the
 library's files change, they are reloaded in the background (a postgres:// library: when its
 rows change, seen by polling a fingerprint of the row versions); a library that fails to load
@@ -39,7 +40,7 @@ Examples:
 		Flags: []cli.Flag{
 			casesFlag, lenientFlag,
 			&cli.StringFlag{Name: "addr", Value: "127.0.0.1:8080", Usage: "listen on `HOST:PORT` (port 0 picks a free one)"},
-			&cli.StringFlag{Name: "decisions", Usage: "the duplicate decisions `FILE` (default: " + curate.DecisionsName + " beside the library)"},
+			&cli.StringFlag{Name: "decisions", Usage: "the duplicate decisions `FILE` (default: " + caselib.DecisionsName + " beside the library)"},
 			&cli.DurationFlag{Name: "poll", Value: time.Second, Usage: "how often to check the library's files for changes (0 turns reloading off)"},
 		},
 		Action: func(c *cli.Context) error { return env.serve(c) },
@@ -64,9 +65,9 @@ func (env *env) serve(c *cli.Context) error {
 	// Without --decisions the server keeps decisions beside the library:
 	// a file beside a library of files, a table beside one in PostgreSQL
 	// (serveTable), none for the embedded seeds.
-	var decisions curate.Store
+	var decisions caselib.DecisionStore
 	if f := c.String("decisions"); f != "" {
-		decisions = curate.NewFileStore(f)
+		decisions = caselib.NewDecisionFile(f)
 	}
 	opts := serve.Options{
 		Decisions:      decisions,

@@ -6,7 +6,9 @@
 // loading (Load, LoadSeeds, and LoadRecords for cases that come as records,
 // such as the rows of a database table: package pgstore), validation errors
 // (Error), the writer (WriteRelated, SpliceRelated), a case's object as in
-// its file (Objects) and an atomic file write (WriteFile). What does not: scoring and similarity (the
+// its file (Objects), an atomic file write (WriteFile), and the duplicate
+// decisions curators record with their stores (Decision, DecisionStore,
+// DecisionFile; the PostgreSQL store is in package pgstore). What does not: scoring and similarity (the
 // similarity engine), tokenizing (package tokenize), evaluation (package eval)
 // and command-line flags or output (cmd/caselink). The package uses only the
 // standard library and package seeds.

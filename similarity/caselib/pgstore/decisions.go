@@ -6,10 +6,10 @@ import (
 
 	"github.com/jackc/pgx/v5"
 
-	"github.com/caselink/caselink/similarity/curate"
+	"github.com/caselink/caselink/similarity/caselib"
 )
 
-// Decisions is the curate.Store of a library kept in PostgreSQL: dupes
+// Decisions is the caselib.DecisionStore of a library kept in PostgreSQL: dupes
 // decisions in a table beside the library's, named after it with
 // "_decisions" (cases_decisions for the table cases, in the same schema),
 // created on the first Record. It holds one row per decided pair:
@@ -35,7 +35,7 @@ func NewDecisions(url string) (*Decisions, error) {
 // DecisionsFor returns the decision store beside src.
 func DecisionsFor(src *Source) *Decisions { return &Decisions{src: src} }
 
-var _ curate.Store = (*Decisions)(nil)
+var _ caselib.DecisionStore = (*Decisions)(nil)
 
 // Table returns the decisions table's name as written in SQL messages,
 // e.g. "cases_decisions".
@@ -52,7 +52,7 @@ func (d *Decisions) ident() string {
 
 // Load returns every pair's decision, sorted by A then B; none when the
 // table does not exist yet.
-func (d *Decisions) Load() ([]curate.Decision, error) {
+func (d *Decisions) Load() ([]caselib.Decision, error) {
 	ctx := context.Background()
 	conn, err := d.src.connect(ctx)
 	if err != nil {
@@ -67,14 +67,14 @@ func (d *Decisions) Load() ([]curate.Decision, error) {
 	if err != nil {
 		return nil, d.wrap(err)
 	}
-	var out []curate.Decision
+	var out []caselib.Decision
 	for rows.Next() {
-		var x curate.Decision
+		var x caselib.Decision
 		var v string
 		if err := rows.Scan(&x.A, &x.B, &v, &x.Date); err != nil {
 			return nil, d.wrap(err)
 		}
-		x.Verdict = curate.Verdict(v)
+		x.Verdict = caselib.Verdict(v)
 		out = append(out, x)
 	}
 	return out, d.wrap(rows.Err())
@@ -82,9 +82,9 @@ func (d *Decisions) Load() ([]curate.Decision, error) {
 
 // Record stores x, replacing the pair's earlier decision; an empty Verdict
 // removes it (undo). The pair is stored with A < B whatever order x gives.
-func (d *Decisions) Record(x curate.Decision) error {
+func (d *Decisions) Record(x caselib.Decision) error {
 	switch x.Verdict {
-	case "", curate.NotDuplicate, curate.Duplicate:
+	case "", caselib.NotDuplicate, caselib.Duplicate:
 	default:
 		return fmt.Errorf("%s: unknown verdict %q", d.Table(), x.Verdict)
 	}

@@ -4,7 +4,7 @@ import (
 	"reflect"
 	"testing"
 
-	"github.com/caselink/caselink/similarity/curate"
+	"github.com/caselink/caselink/similarity/caselib"
 )
 
 func TestDecisions(t *testing.T) {
@@ -20,12 +20,12 @@ func TestDecisions(t *testing.T) {
 	if err != nil || len(got) != 0 {
 		t.Fatalf("before any decision: %v, %v", got, err)
 	}
-	for _, d := range []curate.Decision{
-		{A: "IL-0194", B: "IL-0100", Verdict: curate.NotDuplicate, Date: "2026-11-01"}, // B < A: stored as IL-0100, IL-0194
-		{A: "IL-0191", B: "IL-0371", Verdict: curate.Duplicate, Date: "2026-11-02"},
-		{A: "IL-0100", B: "IL-0191", Verdict: curate.Duplicate, Date: "2026-11-03"},
-		{A: "IL-0191", B: "IL-0371", Verdict: curate.NotDuplicate, Date: "2026-11-04"}, // changes its mind
-		{A: "IL-0100", B: "IL-0191", Date: "2026-11-05"},                               // undo
+	for _, d := range []caselib.Decision{
+		{A: "IL-0194", B: "IL-0100", Verdict: caselib.NotDuplicate, Date: "2026-11-01"}, // B < A: stored as IL-0100, IL-0194
+		{A: "IL-0191", B: "IL-0371", Verdict: caselib.Duplicate, Date: "2026-11-02"},
+		{A: "IL-0100", B: "IL-0191", Verdict: caselib.Duplicate, Date: "2026-11-03"},
+		{A: "IL-0191", B: "IL-0371", Verdict: caselib.NotDuplicate, Date: "2026-11-04"}, // changes its mind
+		{A: "IL-0100", B: "IL-0191", Date: "2026-11-05"},                                // undo
 	} {
 		if err := store.Record(d); err != nil {
 			t.Fatal(err)
@@ -34,14 +34,14 @@ func TestDecisions(t *testing.T) {
 	// a second store on the same URL (another process) sees the same
 	other, _ := NewDecisions(url)
 	got, err = other.Load()
-	want := []curate.Decision{
-		{A: "IL-0100", B: "IL-0194", Verdict: curate.NotDuplicate, Date: "2026-11-01"},
-		{A: "IL-0191", B: "IL-0371", Verdict: curate.NotDuplicate, Date: "2026-11-04"},
+	want := []caselib.Decision{
+		{A: "IL-0100", B: "IL-0194", Verdict: caselib.NotDuplicate, Date: "2026-11-01"},
+		{A: "IL-0191", B: "IL-0371", Verdict: caselib.NotDuplicate, Date: "2026-11-04"},
 	}
 	if err != nil || !reflect.DeepEqual(got, want) {
 		t.Errorf("Load = %v, %v\nwant %v", got, err, want)
 	}
-	if err := store.Record(curate.Decision{A: "X", B: "Y", Verdict: "maybe"}); err == nil {
+	if err := store.Record(caselib.Decision{A: "X", B: "Y", Verdict: "maybe"}); err == nil {
 		t.Error("an unknown verdict was recorded")
 	}
 }

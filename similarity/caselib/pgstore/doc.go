@@ -2,7 +2,7 @@
 // row, as a jsonb value in one column. It reads the cases (with caselib's
 // validation and errors, the row's ctid in place of file:line), writes
 // relate's "related" lists back in one transaction, keeps dupes decisions
-// in a table beside the library (a curate.Store), copies cases between
+// in a table beside the library (a caselib.DecisionStore), copies cases between
 // files and a table (Import, Export), and fingerprints the table so a
 // server can reload when it changes.
 //
@@ -20,6 +20,6 @@
 // holds for files only.
 //
 // What does not live here: the link policy (which links relate proposes:
-// package curate and the CLI), scoring (package similarity), flags and
+// cmd/caselink/internal/curate), scoring (package similarity), flags and
 // output (cmd/caselink).
 package pgstore

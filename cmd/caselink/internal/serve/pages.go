@@ -11,7 +11,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/caselink/caselink/similarity/curate"
+	"github.com/caselink/caselink/similarity/caselib"
 )
 
 // webFS holds the page templates (web/*.html) and the static assets
@@ -125,7 +125,7 @@ func (s *Server) pageCase(w http.ResponseWriter, r *http.Request) {
 // confirmed, dismissed or skipped from the keyboard (web/static/review.js).
 func (s *Server) pageDupes(w http.ResponseWriter, r *http.Request) {
 	file := "nowhere: the embedded seeds have no folder"
-	if fs, ok := s.decisions.(*curate.FileStore); ok {
+	if fs, ok := s.decisions.(*caselib.DecisionFile); ok {
 		file = fs.Path()
 	} else if s.decisions != nil {
 		file = "the decisions store"

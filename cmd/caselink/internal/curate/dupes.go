@@ -5,6 +5,7 @@ import (
 	"math"
 
 	"github.com/caselink/caselink/similarity"
+	"github.com/caselink/caselink/similarity/caselib"
 )
 
 // DupesPerCase is how many probable duplicates each case is paired with at
@@ -28,7 +29,7 @@ type DupePair struct {
 	similarity.Pair
 	// Verdict is the pair's decision: empty when undecided, Duplicate when
 	// a curator confirmed it.
-	Verdict Verdict
+	Verdict caselib.Verdict
 }
 
 // DupesPage is one page of the list of probable duplicates.
@@ -41,7 +42,7 @@ type DupesPage struct {
 // ListDupes lists the probable duplicates of ix (see
 // [similarity.Index.Duplicates]) that decisions leave to show, as [Page]
 // does. progress is as for Duplicates.
-func ListDupes(ix *similarity.Index, decisions []Decision, q DupesQuery, progress func(done int)) DupesPage {
+func ListDupes(ix *similarity.Index, decisions []caselib.Decision, q DupesQuery, progress func(done int)) DupesPage {
 	return Page(ix, ix.Duplicates(q.Threshold, DupesPerCase, progress), decisions, q)
 }
 
@@ -51,15 +52,15 @@ func ListDupes(ix *similarity.Index, decisions []Decision, q DupesQuery, progres
 // duplicates above a threshold are the first of its best ones above a
 // lower one). Pairs dismissed as not duplicates are left out, confirmed
 // ones are marked (or left out too when q.Pending).
-func Page(ix *similarity.Index, pairs []similarity.Pair, decisions []Decision, q DupesQuery) DupesPage {
-	verdicts := Verdicts(decisions)
+func Page(ix *similarity.Index, pairs []similarity.Pair, decisions []caselib.Decision, q DupesQuery) DupesPage {
+	verdicts := caselib.Verdicts(decisions)
 	page := DupesPage{Pairs: []DupePair{}}
 	for _, p := range pairs {
 		if p.Score < q.Threshold {
 			continue
 		}
-		v := verdicts[PairKey(ix.Case(p.A).ID, ix.Case(p.B).ID)]
-		if v == NotDuplicate || (q.Pending && v != "") {
+		v := verdicts[caselib.PairKey(ix.Case(p.A).ID, ix.Case(p.B).ID)]
+		if v == caselib.NotDuplicate || (q.Pending && v != "") {
 			continue
 		}
 		page.Total++

@@ -6,9 +6,9 @@ import (
 	"path/filepath"
 	"strings"
 
+	"github.com/caselink/caselink/cmd/caselink/internal/curate"
 	"github.com/caselink/caselink/similarity"
 	"github.com/caselink/caselink/similarity/caselib"
-	"github.com/caselink/caselink/similarity/curate"
 )
 
 // Diff is what the dry run of relate prints per case: the links a case
@@ -51,7 +51,7 @@ func ExampleListDupes() {
 	}
 	dir, _ := os.MkdirTemp("", "decisions")
 	defer os.RemoveAll(dir)
-	store := curate.NewFileStore(filepath.Join(dir, curate.DecisionsName))
+	store := caselib.NewDecisionFile(filepath.Join(dir, caselib.DecisionsName))
 	list := func() {
 		ds, _ := store.Load()
 		page := curate.ListDupes(ix, ds, curate.DupesQuery{Threshold: curate.DupesThreshold}, nil)
@@ -61,8 +61,8 @@ func ExampleListDupes() {
 		fmt.Println(page.Total, "pair(s)")
 	}
 	list()
-	store.Record(curate.Decision{A: "ST-2", B: "PM-1", Verdict: curate.NotDuplicate})
-	store.Record(curate.Decision{A: "PM-1", B: "ST-1", Verdict: curate.Duplicate})
+	store.Record(caselib.Decision{A: "ST-2", B: "PM-1", Verdict: caselib.NotDuplicate})
+	store.Record(caselib.Decision{A: "PM-1", B: "ST-1", Verdict: caselib.Duplicate})
 	list()
 	// Output:
 	// ST-1 ~ ST-2

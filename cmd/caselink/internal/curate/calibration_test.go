@@ -1,14 +1,15 @@
-package eval
+package curate_test
 
 import (
 	"fmt"
 	"math/rand/v2"
-	"os"
 	"testing"
 
+	"github.com/caselink/caselink/cmd/caselink/internal/curate"
+	"github.com/caselink/caselink/eval"
+	"github.com/caselink/caselink/eval/sharedtest"
 	"github.com/caselink/caselink/similarity"
 	"github.com/caselink/caselink/similarity/caselib"
-	"github.com/caselink/caselink/similarity/curate"
 )
 
 // TestRelateThresholdAcrossSizes checks that relate's default --min-score
@@ -19,21 +20,19 @@ import (
 // for the judged cases inside the 6,898-case noisy library). Links in the
 // band just under it (0.125–0.15) are right about half the time (0.3–0.7),
 // so a lower default would add many wrong links; -v prints both figures.
-// Skips when ../shared is absent.
+// Skips when ../shared is absent (fails with CASELINK_REQUIRE_SHARED=1).
 func TestRelateThresholdAcrossSizes(t *testing.T) {
 	min := curate.RelateMinScore
 	for _, s := range []struct{ cases, rel string }{
-		{sharedData("incidents-judged/cases"), sharedData("incidents-judged/related.tsv")},
-		{sharedData("incidents-judged-2/cases"), sharedData("incidents-judged-2/related.tsv")},
+		{sharedtest.Path("data/incidents-judged/cases"), sharedtest.Path("data/incidents-judged/related.tsv")},
+		{sharedtest.Path("data/incidents-judged-2/cases"), sharedtest.Path("data/incidents-judged-2/related.tsv")},
 	} {
-		if _, err := os.Stat(s.cases); err != nil {
-			t.Skip("judged sets absent")
-		}
+		sharedtest.Need(t, s.cases, s.rel)
 		lib, err := caselib.Load([]string{s.cases}, caselib.LoadOptions{})
 		if err != nil {
 			t.Fatal(err)
 		}
-		rel, err := ReadPairs(s.rel)
+		rel, err := eval.ReadPairs(s.rel)
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -12,9 +12,9 @@ import (
 	"strings"
 	"time"
 
+	"github.com/caselink/caselink/cmd/caselink/internal/curate"
 	"github.com/caselink/caselink/similarity"
 	"github.com/caselink/caselink/similarity/caselib"
-	"github.com/caselink/caselink/similarity/curate"
 )
 
 // MaxBodyBytes is the largest request body the API reads; a larger one is
@@ -431,7 +431,7 @@ func (s *Server) apiDupes(w http.ResponseWriter, r *http.Request) {
 		writeError(w, http.StatusBadRequest, "pending must be true or false, got %q", v)
 		return
 	}
-	var decisions []curate.Decision
+	var decisions []caselib.Decision
 	if s.decisions != nil {
 		if decisions, err = s.decisions.Load(); err != nil {
 			writeError(w, http.StatusInternalServerError, "cannot read the decisions: %v", err)
@@ -466,7 +466,7 @@ func (s *Server) apiDecision(w http.ResponseWriter, r *http.Request) {
 		writeError(w, http.StatusConflict, "the embedded seed cases have no folder to keep decisions in: serve a library with --cases")
 		return
 	}
-	v, err := curate.ParseVerdict(req.Verdict)
+	v, err := caselib.ParseVerdict(req.Verdict)
 	if err != nil || strings.TrimSpace(req.Verdict) == "" {
 		writeError(w, http.StatusBadRequest, `"verdict" %q: want not-duplicate, duplicate or undo`, req.Verdict)
 		return
@@ -482,7 +482,7 @@ func (s *Server) apiDecision(w http.ResponseWriter, r *http.Request) {
 			return
 		}
 	}
-	d := curate.Decision{A: req.A, B: req.B, Verdict: v, Date: time.Now().UTC().Format(time.DateOnly)}
+	d := caselib.Decision{A: req.A, B: req.B, Verdict: v, Date: time.Now().UTC().Format(time.DateOnly)}
 	if err := d.Check(); err != nil {
 		writeError(w, http.StatusBadRequest, "%v", err)
 		return
@@ -492,7 +492,7 @@ func (s *Server) apiDecision(w http.ResponseWriter, r *http.Request) {
 		writeError(w, http.StatusInternalServerError, "cannot record the decision: %v", err)
 		return
 	}
-	k := curate.PairKey(d.A, d.B)
+	k := caselib.PairKey(d.A, d.B)
 	out := DecisionAnswer{A: k[0], B: k[1], Verdict: string(v), Date: d.Date}
 	if v == "" {
 		out.Verdict = "undo"

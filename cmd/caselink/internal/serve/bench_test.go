@@ -67,7 +67,7 @@ func benchServer(b *testing.B) string {
 // number of concurrent clients and reports requests/s and the p50 and p99
 // latency. Run it with
 //
-//	go test -run '^$' -bench ServeMatch -benchtime 5000x ./cmd/caselink/serve
+//	go test -run '^$' -bench ServeMatch -benchtime 5000x ./cmd/caselink/internal/serve
 func BenchmarkServeMatch(b *testing.B) {
 	base := benchServer(b)
 	const clients = 8

@@ -1,4 +1,4 @@
-package curate
+package caselib
 
 import (
 	"bytes"
@@ -11,8 +11,6 @@ import (
 	"strings"
 	"sync"
 	"time"
-
-	"github.com/caselink/caselink/similarity/caselib"
 )
 
 // DecisionsName is the decisions file kept in a library's folder. It starts
@@ -98,18 +96,18 @@ func (d Decision) Check() error {
 	return nil
 }
 
-// FileStore keeps decisions in a TSV file beside a library, one line a
+// DecisionFile keeps decisions in a TSV file beside a library, one line a
 // pair, sorted: A<TAB>B<TAB>verdict<TAB>date, verdict being not-duplicate
 // or duplicate (files written before confirmations existed hold only
 // not-duplicate lines, and read the same). Lines starting with # are
 // comments and are kept. Every change rewrites the file with
-// caselib.WriteFileAtomic, so it keeps its mode (it is meant to be
+// WriteFileAtomic, so it keeps its mode (it is meant to be
 // committed with the library) and a failed write leaves it as it was. A
 // missing file holds no decisions.
 //
-// A FileStore is safe for concurrent use; two processes recording at the
+// A DecisionFile is safe for concurrent use; two processes recording at the
 // same moment may lose one of the two decisions.
-type FileStore struct {
+type DecisionFile struct {
 	path string
 	// Now gives the date of a decision recorded without one; nil means
 	// time.Now.
@@ -117,16 +115,16 @@ type FileStore struct {
 	mu  sync.Mutex
 }
 
-var _ Store = (*FileStore)(nil)
+var _ DecisionStore = (*DecisionFile)(nil)
 
-// NewFileStore returns the store kept in the file at path.
-func NewFileStore(path string) *FileStore { return &FileStore{path: path} }
+// NewDecisionFile returns the store kept in the file at path.
+func NewDecisionFile(path string) *DecisionFile { return &DecisionFile{path: path} }
 
 // Path returns the file the store is kept in.
-func (s *FileStore) Path() string { return s.path }
+func (s *DecisionFile) Path() string { return s.path }
 
 // Load returns every pair's decision, sorted by A then B.
-func (s *FileStore) Load() ([]Decision, error) {
+func (s *DecisionFile) Load() ([]Decision, error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	_, ds, err := s.read()
@@ -136,7 +134,7 @@ func (s *FileStore) Load() ([]Decision, error) {
 // Record stores d (its ids in either order; today's date when it has
 // none), replacing the pair's earlier decision; an empty Verdict removes
 // the pair's line. A decision equal to the one kept leaves the file alone.
-func (s *FileStore) Record(d Decision) error {
+func (s *DecisionFile) Record(d Decision) error {
 	if err := d.Check(); err != nil {
 		return fmt.Errorf("%s: %w", s.path, err)
 	}
@@ -180,12 +178,12 @@ func (s *FileStore) Record(d Decision) error {
 	for _, x := range ds {
 		fmt.Fprintf(&b, "%s\t%s\t%s\t%s\n", x.A, x.B, x.Verdict, x.Date)
 	}
-	return caselib.WriteFileAtomic(s.path, b.Bytes(), 0o644)
+	return WriteFileAtomic(s.path, b.Bytes(), 0o644)
 }
 
 // read parses the file: its comment lines, in order, and its decisions,
 // sorted, one per pair (a pair given twice keeps its last line).
-func (s *FileStore) read() (comments []string, ds []Decision, err error) {
+func (s *DecisionFile) read() (comments []string, ds []Decision, err error) {
 	data, err := os.ReadFile(s.path)
 	if errors.Is(err, fs.ErrNotExist) {
 		return nil, nil, nil

@@ -1,4 +1,4 @@
-package curate
+package caselib
 
 import (
 	"fmt"
@@ -12,7 +12,7 @@ import (
 
 func fixedNow() time.Time { return time.Date(2026, 11, 30, 12, 0, 0, 0, time.UTC) }
 
-func mustLoad(t *testing.T, s Store) []Decision {
+func mustLoad(t *testing.T, s DecisionStore) []Decision {
 	t.Helper()
 	ds, err := s.Load()
 	if err != nil {
@@ -23,7 +23,7 @@ func mustLoad(t *testing.T, s Store) []Decision {
 
 // A file written before confirmations existed (not-duplicate lines only) is
 // read as it is, and recording keeps its comments, its mode and its order.
-func TestFileStoreReadsOldFilesAndKeepsMode(t *testing.T) {
+func TestDecisionFileReadsOldFilesAndKeepsMode(t *testing.T) {
 	dir := t.TempDir()
 	path := filepath.Join(dir, DecisionsName)
 	old := "# caselink: pairs dismissed as not duplicates (A<TAB>B<TAB>not-duplicate<TAB>date)\n" +
@@ -31,7 +31,7 @@ func TestFileStoreReadsOldFilesAndKeepsMode(t *testing.T) {
 	if err := os.WriteFile(path, []byte(old), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	s := NewFileStore(path)
+	s := NewDecisionFile(path)
 	s.Now = fixedNow
 	if got := fmt.Sprint(mustLoad(t, s)); got != "[{IL-0100 IL-0194 not-duplicate 2026-01-02}]" {
 		t.Fatalf("Load = %s", got)
@@ -68,9 +68,9 @@ func TestFileStoreReadsOldFilesAndKeepsMode(t *testing.T) {
 
 // A new file is created readable by all (it is meant to be committed), with
 // a header saying what it holds.
-func TestFileStoreNewFile(t *testing.T) {
+func TestDecisionFileNewFile(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "decisions.tsv")
-	s := NewFileStore(path)
+	s := NewDecisionFile(path)
 	if ds := mustLoad(t, s); len(ds) != 0 {
 		t.Fatalf("missing file: %v, want no decisions", ds)
 	}
@@ -86,7 +86,7 @@ func TestFileStoreNewFile(t *testing.T) {
 	}
 }
 
-func TestFileStoreRejectsBadInput(t *testing.T) {
+func TestDecisionFileRejectsBadInput(t *testing.T) {
 	dir := t.TempDir()
 	for _, tc := range []struct{ file, want string }{
 		{"A B not-duplicate\n", "decisions.tsv:1: want A<TAB>B<TAB>verdict<TAB>date, got 1 tab-separated field(s)"},
@@ -97,19 +97,19 @@ func TestFileStoreRejectsBadInput(t *testing.T) {
 	} {
 		path := filepath.Join(dir, "decisions.tsv")
 		os.WriteFile(path, []byte(tc.file), 0o644)
-		_, err := NewFileStore(path).Load()
+		_, err := NewDecisionFile(path).Load()
 		if err == nil || !strings.Contains(err.Error(), tc.want) {
 			t.Errorf("file %q: error %v, want one containing %q", tc.file, err, tc.want)
 		}
 		// A bad file is not rewritten by a decision.
-		if err := NewFileStore(path).Record(Decision{A: "C", B: "D", Verdict: Duplicate}); err == nil {
+		if err := NewDecisionFile(path).Record(Decision{A: "C", B: "D", Verdict: Duplicate}); err == nil {
 			t.Errorf("file %q: Record succeeded over a bad file", tc.file)
 		}
 		if data, _ := os.ReadFile(path); string(data) != tc.file {
 			t.Errorf("file %q changed to %q", tc.file, data)
 		}
 	}
-	s := NewFileStore(filepath.Join(dir, "new.tsv"))
+	s := NewDecisionFile(filepath.Join(dir, "new.tsv"))
 	for _, d := range []Decision{{A: "", B: "B", Verdict: Duplicate}, {A: "A", B: "A", Verdict: Duplicate},
 		{A: "A", B: "B", Verdict: "maybe"}, {A: "A\tX", B: "B", Verdict: Duplicate}, {A: "A", B: "B", Verdict: Duplicate, Date: "soon"}} {
 		if err := s.Record(d); err == nil {
@@ -123,8 +123,8 @@ func TestFileStoreRejectsBadInput(t *testing.T) {
 
 // Decisions recorded from many goroutines at once are all kept (run with
 // -race).
-func TestFileStoreConcurrent(t *testing.T) {
-	s := NewFileStore(filepath.Join(t.TempDir(), "decisions.tsv"))
+func TestDecisionFileConcurrent(t *testing.T) {
+	s := NewDecisionFile(filepath.Join(t.TempDir(), "decisions.tsv"))
 	var wg sync.WaitGroup
 	for i := range 16 {
 		wg.Add(1)

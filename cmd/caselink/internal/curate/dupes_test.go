@@ -46,7 +46,7 @@ func TestListDupes(t *testing.T) {
 	if got := pairs(ix, ListDupes(ix, nil, q, nil)); got != "6: A~B A~C A~D B~C B~D C~D" {
 		t.Fatalf("no decisions: %s", got)
 	}
-	ds := []Decision{{A: "B", B: "A", Verdict: NotDuplicate}, {A: "A", B: "C", Verdict: Duplicate}}
+	ds := []caselib.Decision{{A: "B", B: "A", Verdict: caselib.NotDuplicate}, {A: "A", B: "C", Verdict: caselib.Duplicate}}
 	if got := pairs(ix, ListDupes(ix, ds, q, nil)); got != "5: A~C=duplicate A~D B~C B~D C~D" {
 		t.Errorf("dismissed A~B, confirmed A~C: %s", got)
 	}

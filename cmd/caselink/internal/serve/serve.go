@@ -14,9 +14,9 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/caselink/caselink/cmd/caselink/internal/curate"
 	"github.com/caselink/caselink/similarity"
 	"github.com/caselink/caselink/similarity/caselib"
-	"github.com/caselink/caselink/similarity/curate"
 )
 
 // Options configure a [Server].
@@ -41,9 +41,9 @@ type Options struct {
 
 	// Decisions keeps the curator's duplicate decisions, which /api/dupes
 	// honours and POST /api/dupes/decisions records. Nil means the
-	// decisions file beside the library (curate.DecisionsPath); the
+	// decisions file beside the library (caselib.DecisionsPath); the
 	// embedded seeds have none, and decisions about them are refused.
-	Decisions curate.Store
+	Decisions caselib.DecisionStore
 
 	// PollInterval is how often the library's files are checked for
 	// changes: 0 means one second, a negative value turns watching off.
@@ -72,7 +72,7 @@ type Server struct {
 	handler http.Handler
 	pages   *template.Template
 
-	decisions curate.Store // nil when there is nowhere to keep decisions
+	decisions caselib.DecisionStore // nil when there is nowhere to keep decisions
 
 	reloadMu sync.Mutex // one load at a time
 
@@ -118,8 +118,8 @@ func New(opts Options) (*Server, error) {
 		// A library with no folder (standard input, a table the caller
 		// gave no store for) has nowhere to keep decisions: they are
 		// refused, as for the embedded seeds.
-		if path, err := curate.DecisionsPath(opts.Paths); err == nil {
-			s.decisions = curate.NewFileStore(path)
+		if path, err := caselib.DecisionsPath(opts.Paths); err == nil {
+			s.decisions = caselib.NewDecisionFile(path)
 		}
 	}
 	pages, err := parsePages()

@@ -1,4 +1,4 @@
-package curate
+package caselib
 
 // Verdict is what a curator decided about a pair of cases that dupes listed.
 type Verdict string
@@ -18,10 +18,10 @@ type Decision struct {
 	Date    string
 }
 
-// Store keeps curator decisions: a TSV file beside a case library, or a
+// DecisionStore keeps curator decisions: a TSV file beside a case library, or a
 // table beside a library kept in PostgreSQL. Implementations are safe for
 // concurrent use.
-type Store interface {
+type DecisionStore interface {
 	// Load returns every pair's latest decision, undone pairs left out,
 	// sorted by A then B.
 	Load() ([]Decision, error)

@@ -10,7 +10,7 @@ import (
 	"sync"
 	"testing"
 
-	"github.com/caselink/caselink/similarity/curate"
+	"github.com/caselink/caselink/similarity/caselib"
 )
 
 // dupeLibrary writes the seeds and two near copies of IL-0191 into a
@@ -30,7 +30,7 @@ func dupeLibrary(t *testing.T) (dir, decisions string) {
 			t.Fatal(err)
 		}
 	}
-	decisions = filepath.Join(dir, curate.DecisionsName)
+	decisions = filepath.Join(dir, caselib.DecisionsName)
 	if err := os.WriteFile(decisions, []byte("# decisions\n"), 0o644); err != nil {
 		t.Fatal(err)
 	}
@@ -174,7 +174,7 @@ func TestDupesConcurrentDecisions(t *testing.T) {
 		}
 	}
 	wg.Wait()
-	ds, err := curate.NewFileStore(decisions).Load()
+	ds, err := caselib.NewDecisionFile(decisions).Load()
 	if err != nil || len(ds) != 15 {
 		t.Fatalf("%d decisions kept of 15 (%v)", len(ds), err)
 	}

@@ -7,9 +7,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/caselink/caselink/similarity/caselib"
 	"github.com/chromedp/chromedp"
-
-	"github.com/caselink/caselink/similarity/curate"
 )
 
 // TestBrowserReviewDupes drives the review page in a headless Chromium with
@@ -29,13 +28,13 @@ func TestBrowserReviewDupes(t *testing.T) {
 		run(what, chromedp.Poll[chromedp.Void](`document.getElementById('pair-ids').textContent === '`+want+`'`,
 			chromedp.WithPollingTimeout(10*time.Second)))
 	}
-	verdicts := func() map[[2]string]curate.Verdict {
+	verdicts := func() map[[2]string]caselib.Verdict {
 		t.Helper()
-		ds, err := curate.NewFileStore(decisions).Load()
+		ds, err := caselib.NewDecisionFile(decisions).Load()
 		if err != nil {
 			t.Fatal(err)
 		}
-		return curate.Verdicts(ds)
+		return caselib.Verdicts(ds)
 	}
 
 	run("loading the review page", chromedp.Navigate(ts.URL+"/dupes"), chromedp.WaitVisible(chromedp.ID("pair")))
@@ -54,12 +53,12 @@ func TestBrowserReviewDupes(t *testing.T) {
 	}
 	run("pressing d", chromedp.KeyEvent("d"))
 	waitFor("the next pair after a dismissal", "IL-0191 ~ IL-0992")
-	if v := verdicts()[[2]string{"IL-0191", "IL-0991"}]; v != curate.NotDuplicate {
+	if v := verdicts()[[2]string{"IL-0191", "IL-0991"}]; v != caselib.NotDuplicate {
 		t.Errorf("after d the file holds %q for IL-0191~IL-0991", v)
 	}
 	run("pressing c", chromedp.KeyEvent("c"))
 	waitFor("the next pair after a confirmation", "IL-0991 ~ IL-0992")
-	if v := verdicts()[[2]string{"IL-0191", "IL-0992"}]; v != curate.Duplicate {
+	if v := verdicts()[[2]string{"IL-0191", "IL-0992"}]; v != caselib.Duplicate {
 		t.Errorf("after c the file holds %q for IL-0191~IL-0992", v)
 	}
 	run("pressing u", chromedp.KeyEvent("u"))
