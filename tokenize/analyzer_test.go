@@ -353,20 +353,23 @@ func allOn() Options {
 }
 
 // TestInvariantsOnCorpus checks the invariants over the seeds and, when
-// present, the shared incident corpus.
+// present, the shared incident corpus (through package sharedtest).
 func TestInvariantsOnCorpus(t *testing.T) {
-	docs := seedTexts(t)
-	if inc, err := loadIncidents(); err == nil && !testing.Short() {
-		docs = append(docs, inc...)
-	} else {
-		t.Logf("seeds only (short mode or no incident corpus: %v)", err)
-	}
-	for _, o := range []Options{DefaultOptions(), allOn(), {}} {
-		a := New(o)
-		for _, d := range docs {
-			checkInvariants(t, d, a.Analyze(d))
+	check := func(t *testing.T, docs []string) {
+		for _, o := range []Options{DefaultOptions(), allOn(), {}} {
+			a := New(o)
+			for _, d := range docs {
+				checkInvariants(t, d, a.Analyze(d))
+			}
 		}
 	}
+	t.Run("seeds", func(t *testing.T) { check(t, seedTexts(t)) })
+	t.Run("incidents", func(t *testing.T) {
+		if testing.Short() {
+			t.Skip("the 6,854-case corpus is checked without -short")
+		}
+		check(t, incidentTexts(t))
+	})
 }
 
 // TestConcurrent analyzes the seeds from many goroutines sharing one fresh

@@ -92,13 +92,15 @@ func loadIncidents() ([]string, error) {
 	return out, sc.Err()
 }
 
-// incidentTexts returns loadIncidents, skipping when the corpus is absent.
+// incidentTexts returns loadIncidents, skipping (or, with shared data
+// required, failing) when the corpus is absent; a corpus present but
+// unreadable fails.
 func incidentTexts(tb testing.TB) []string {
 	tb.Helper()
 	sharedtest.Need(tb, incidentsPath)
 	out, err := loadIncidents()
 	if err != nil {
-		tb.Skipf("incident corpus unavailable: %v", err)
+		tb.Fatalf("incident corpus unreadable: %v", err)
 	}
 	return out
 }

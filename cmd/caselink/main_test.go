@@ -7,6 +7,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"strconv"
+	"strings"
 	"testing"
 
 	"github.com/rogpeppe/go-internal/testscript"
@@ -27,8 +28,10 @@ func TestMain(m *testing.M) {
 // libraries, standard input, JSON shapes, error classes and exit codes.
 // Run with -update to rewrite expected output after a deliberate change.
 //
-// Besides testscript's own commands, scripts have `status N PROGRAM ARGS…`:
-// run PROGRAM like exec and fail unless it exits with status N.
+// Scripts are named COMMAND_BEHAVIOUR.txtar (load_* for what every command
+// does when it reads a library). Besides testscript's own commands, they have
+// `status N PROGRAM ARGS…`: run PROGRAM like exec and fail unless it exits
+// with status N.
 func TestScripts(t *testing.T) {
 	testscript.Run(t, testscript.Params{
 		Dir:           "testdata/script",
@@ -45,26 +48,52 @@ func TestScripts(t *testing.T) {
 			return nil
 		},
 		Cmds: map[string]func(ts *testscript.TestScript, neg bool, args []string){
-			"status": func(ts *testscript.TestScript, neg bool, args []string) {
-				if neg || len(args) < 2 {
-					ts.Fatalf("usage: status N PROGRAM [ARGS…]")
-				}
-				want, err := strconv.Atoi(args[0])
-				if err != nil {
-					ts.Fatalf("status: %v", err)
-				}
-				got := 0
-				if err := ts.Exec(args[1], args[2:]...); err != nil {
-					var ee *exec.ExitError
-					if !errors.As(err, &ee) {
-						ts.Fatalf("status: %v", err)
-					}
-					got = ee.ExitCode()
-				}
-				if got != want {
-					ts.Fatalf("%s exited with status %d, want %d", args[1], got, want)
-				}
-			},
+			"status": statusCmd,
 		},
 	})
+}
+
+// statusCmd is the scripts' `status N PROGRAM ARGS…`: run PROGRAM like exec
+// and fail unless it exits with status N, where testscript's `! exec`
+// accepts any non-zero status (bad usage is 2, a runtime failure 1).
+func statusCmd(ts *testscript.TestScript, neg bool, args []string) {
+	if neg || len(args) < 2 {
+		ts.Fatalf("usage: status N PROGRAM [ARGS…]")
+	}
+	want, err := strconv.Atoi(args[0])
+	if err != nil {
+		ts.Fatalf("status: %v", err)
+	}
+	got := 0
+	if err := ts.Exec(args[1], args[2:]...); err != nil {
+		var ee *exec.ExitError
+		if !errors.As(err, &ee) {
+			ts.Fatalf("status: %v", err)
+		}
+		got = ee.ExitCode()
+	}
+	if got != want {
+		ts.Fatalf("%s exited with status %d, want %d", args[1], got, want)
+	}
+}
+
+// TestScriptsCheckStatus keeps failures of caselink in the scripts asserted
+// by exit status: `! exec caselink` passes on 1 and 2 alike, and which of the
+// two a user gets (a runtime failure or bad usage) is part of the interface.
+func TestScriptsCheckStatus(t *testing.T) {
+	files, err := filepath.Glob("testdata/*/*.txtar")
+	if err != nil || len(files) == 0 {
+		t.Fatalf("no scripts found: %v", err)
+	}
+	for _, f := range files {
+		data, err := os.ReadFile(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for n, line := range strings.Split(string(data), "\n") {
+			if strings.HasPrefix(strings.TrimSpace(line), "! exec caselink") {
+				t.Errorf("%s:%d: %q: write status 1 or status 2 instead", f, n+1, line)
+			}
+		}
+	}
 }

@@ -47,6 +47,7 @@ func TestPostgresScripts(t *testing.T) {
 			return nil
 		},
 		Cmds: map[string]func(ts *testscript.TestScript, neg bool, args []string){
+			"status": statusCmd,
 			"sql": func(ts *testscript.TestScript, neg bool, args []string) {
 				ctx := context.Background()
 				conn, err := pgx.Connect(ctx, ts.Getenv("PGURL"))
