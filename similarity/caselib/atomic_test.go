@@ -3,6 +3,7 @@ package caselib
 import (
 	"bytes"
 	"errors"
+	"io"
 	"os"
 	"path/filepath"
 	"testing"
@@ -59,5 +60,25 @@ func TestWriteFileAtomic(t *testing.T) {
 	}
 	if err := WriteFileAtomic(filepath.Join(dir, "missing", "x.tsv"), []byte("x"), 0o644); err == nil {
 		t.Fatal("writing into a missing folder succeeded")
+	}
+}
+
+// WriteFile streams into the file; a failing write leaves the file, its
+// mode and its folder as they were.
+func TestWriteFile(t *testing.T) {
+	name := filepath.Join(t.TempDir(), "out.jsonl")
+	if err := WriteFile(name, 0o640, func(w io.Writer) error { _, err := io.WriteString(w, "one\n"); return err }); err != nil {
+		t.Fatal(err)
+	}
+	boom := errors.New("boom")
+	err := WriteFile(name, 0o640, func(w io.Writer) error { io.WriteString(w, "partial"); return boom })
+	if err != boom {
+		t.Errorf("a failing write gave %v", err)
+	}
+	b, _ := os.ReadFile(name)
+	st, _ := os.Stat(name)
+	ents, _ := os.ReadDir(filepath.Dir(name))
+	if string(b) != "one\n" || st.Mode().Perm() != 0o640 || len(ents) != 1 {
+		t.Errorf("after a failed write: %q, mode %v, %d entries in the folder", b, st.Mode().Perm(), len(ents))
 	}
 }

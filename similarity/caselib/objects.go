@@ -3,12 +3,9 @@ package caselib
 import (
 	"bufio"
 	"bytes"
-	"fmt"
 	"hash/maphash"
 	"io"
-	"io/fs"
 	"os"
-	"path/filepath"
 	"strings"
 
 	"github.com/caselink/caselink/seeds"
@@ -121,47 +118,6 @@ func eachObject(src *fileState, r io.Reader, seed maphash.Seed, cases []*Case, f
 	}
 	if h.Sum64() != src.hash || done != len(cases) {
 		return changed
-	}
-	return nil
-}
-
-// WriteFile writes a file atomically: write fills a temporary file in the
-// same folder, which is synced, given mode perm and renamed over name. When
-// write or any step fails, name is left as it was and the temporary file is
-// removed.
-func WriteFile(name string, perm fs.FileMode, write func(w io.Writer) error) (err error) {
-	tmp, err := os.CreateTemp(filepath.Dir(name), "."+filepath.Base(name)+".*.tmp")
-	if err != nil {
-		return err
-	}
-	defer func() {
-		if err != nil {
-			tmp.Close()
-			os.Remove(tmp.Name())
-		}
-	}()
-	bw := bufio.NewWriterSize(tmp, 1<<20)
-	if err = write(bw); err != nil {
-		return err
-	}
-	if err = bw.Flush(); err != nil {
-		return err
-	}
-	if err = syncFile(tmp); err != nil {
-		return err
-	}
-	if err = tmp.Chmod(perm); err != nil {
-		return err
-	}
-	if err = tmp.Close(); err != nil {
-		return err
-	}
-	if err = os.Rename(tmp.Name(), name); err != nil {
-		return fmt.Errorf("cannot replace %s: %w", name, err)
-	}
-	if d, derr := os.Open(filepath.Dir(name)); derr == nil {
-		d.Sync()
-		d.Close()
 	}
 	return nil
 }

@@ -1,8 +1,6 @@
 package caselib
 
 import (
-	"errors"
-	"io"
 	"os"
 	"path/filepath"
 	"strings"
@@ -44,23 +42,5 @@ func TestObjects(t *testing.T) {
 	}
 	if err := Objects(in, func(*Case, []byte) error { return nil }); err == nil {
 		t.Error("Objects read standard input again")
-	}
-}
-
-func TestWriteFile(t *testing.T) {
-	name := filepath.Join(t.TempDir(), "out.jsonl")
-	if err := WriteFile(name, 0o640, func(w io.Writer) error { _, err := io.WriteString(w, "one\n"); return err }); err != nil {
-		t.Fatal(err)
-	}
-	boom := errors.New("boom")
-	err := WriteFile(name, 0o640, func(w io.Writer) error { io.WriteString(w, "partial"); return boom })
-	if err != boom {
-		t.Errorf("a failing write gave %v", err)
-	}
-	b, _ := os.ReadFile(name)
-	st, _ := os.Stat(name)
-	ents, _ := os.ReadDir(filepath.Dir(name))
-	if string(b) != "one\n" || st.Mode().Perm() != 0o640 || len(ents) != 1 {
-		t.Errorf("after a failed write: %q, mode %v, %d entries in the folder", b, st.Mode().Perm(), len(ents))
 	}
 }

@@ -14,23 +14,6 @@ import (
 	"sort"
 )
 
-// testHook, when set (by tests), is called at each step of writing a file:
-// "write" (content written to the temporary file), "sync" (after fsync and
-// chmod) and "rename" (just before the temporary file replaces the
-// original). An error makes that step fail.
-var testHook func(step, file string) error
-
-// syncFile flushes a written file to stable storage; tests that check only
-// bytes may replace it to stay fast on a busy disk.
-var syncFile = (*os.File).Sync
-
-func hook(step, file string) error {
-	if testHook == nil {
-		return nil
-	}
-	return testHook(step, file)
-}
-
 // WriteRelated sets the "related" list of the cases named in related (case
 // id -> ids, most similar first) and rewrites, atomically, only the files
 // whose bytes change. It returns those files, as the user named them, in
@@ -221,37 +204,6 @@ func (e *fileEdit) checkStat() error {
 		return e.changed()
 	}
 	return nil
-}
-
-// writeTemp creates a temporary file beside target, fills it with fill,
-// syncs it and gives it the permission bits of mode, and returns its name.
-// On failure it removes the file. display names target for the test hook.
-func writeTemp(target, display string, mode fs.FileMode, fill func(*os.File) error) (name string, err error) {
-	tmp, err := os.CreateTemp(filepath.Dir(target), "."+filepath.Base(target)+".*.tmp")
-	if err != nil {
-		return "", err
-	}
-	err = fill(tmp)
-	if err == nil {
-		err = hook("write", display)
-	}
-	if err == nil {
-		err = syncFile(tmp)
-	}
-	if err == nil {
-		err = tmp.Chmod(mode & (fs.ModePerm | fs.ModeSetuid | fs.ModeSetgid | fs.ModeSticky))
-	}
-	if err == nil {
-		err = hook("sync", display)
-	}
-	if cerr := tmp.Close(); err == nil {
-		err = cerr
-	}
-	if err != nil {
-		os.Remove(tmp.Name())
-		return "", err
-	}
-	return tmp.Name(), nil
 }
 
 // prepare writes the new content to a temporary file next to the target,
@@ -481,10 +433,7 @@ func syncDirs(edits []*fileEdit) {
 			continue
 		}
 		seen[dir] = true
-		if d, err := os.Open(dir); err == nil {
-			d.Sync()
-			d.Close()
-		}
+		syncDir(dir)
 	}
 }
 
