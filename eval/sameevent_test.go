@@ -5,7 +5,6 @@ import (
 	"os"
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/caselink/caselink/eval/sharedtest"
 	"github.com/caselink/caselink/similarity"
@@ -107,11 +106,11 @@ func checkSameEventInTopDupes(t *testing.T, s sameEventSet) {
 // datePrior is the date factor of the dupes score's text part, as
 // similarity.Config.DupeDate documents it (1 when a date is missing).
 func datePrior(cfg similarity.Config, a, b string) float64 {
-	ta, errA := time.Parse(time.DateOnly, a[:min(len(a), 10)])
-	tb, errB := time.Parse(time.DateOnly, b[:min(len(b), 10)])
-	if errA != nil || errB != nil {
+	da, okA := caselib.DayNumber(a)
+	db, okB := caselib.DayNumber(b)
+	if !okA || !okB {
 		return 1
 	}
-	days := math.Abs(ta.Sub(tb).Hours() / 24)
+	days := math.Abs(float64(da - db))
 	return 1 - cfg.DupeDate + cfg.DupeDate*math.Exp(-days/cfg.DupeDays)
 }

@@ -2,7 +2,8 @@ package similarity
 
 import (
 	"math"
-	"time"
+
+	"github.com/caselink/caselink/similarity/caselib"
 )
 
 // noDay marks a case without a usable date.
@@ -84,29 +85,6 @@ func (ix *Index) dayNumbers() []int32 {
 	return days
 }
 
-// dayNumber returns the day of a date that starts with YYYY-MM-DD (a time
-// may follow) as a count of days, for differences between dates; ok is
-// false for anything else. It does not allocate.
-func dayNumber(s string) (day int, ok bool) {
-	if len(s) < 10 || s[4] != '-' || s[7] != '-' || (len(s) > 10 && s[10] != 'T' && s[10] != ' ') {
-		return 0, false
-	}
-	num := func(t string) (int, bool) {
-		n := 0
-		for i := 0; i < len(t); i++ {
-			c := t[i]
-			if c < '0' || c > '9' {
-				return 0, false
-			}
-			n = n*10 + int(c-'0')
-		}
-		return n, true
-	}
-	y, ok1 := num(s[:4])
-	m, ok2 := num(s[5:7])
-	d, ok3 := num(s[8:10])
-	if !ok1 || !ok2 || !ok3 || m < 1 || m > 12 || d < 1 || d > 31 {
-		return 0, false
-	}
-	return int(time.Date(y, time.Month(m), d, 0, 0, 0, 0, time.UTC).Unix() / 86400), true
-}
+// dayNumber is caselib.DayNumber: the day of a date that starts with
+// YYYY-MM-DD, for differences between dates.
+func dayNumber(s string) (day int, ok bool) { return caselib.DayNumber(s) }

@@ -3,7 +3,6 @@ package similarity
 import (
 	"fmt"
 	"strings"
-	"time"
 
 	"github.com/caselink/caselink/similarity/caselib"
 )
@@ -27,26 +26,29 @@ func (f Filter) Validate() error {
 			return fmt.Errorf("bad %s date: %v", d.name, err)
 		}
 	}
-	if f.Since != "" && f.Until != "" && periodStart(f.Since) > periodEnd(f.Until) {
+	if since, until := f.bounds(); f.Since != "" && f.Until != "" && since > until {
 		return fmt.Errorf("since %s is after until %s: no case can be in between", f.Since, f.Until)
 	}
 	return nil
 }
 
-// periodStart and periodEnd return the first and last day a valid date of
-// any precision (YYYY, YYYY-MM, YYYY-MM-DD) covers, as YYYY-MM-DD strings,
-// which compare in time order.
-func periodStart(s string) string { return s + "-01-01"[len(s)-4:] }
+// period returns the first and last day numbers a valid date of any
+// precision (YYYY, YYYY-MM, YYYY-MM-DD) covers.
+func period(s string) (first, last int) {
+	d, _ := caselib.ParseDate(s)
+	return d.Days()
+}
 
-func periodEnd(s string) string {
-	switch len(s) {
-	case 4:
-		return s + "-12-31"
-	case 7:
-		t, _ := time.Parse("2006-01", s)
-		return t.AddDate(0, 1, -1).Format("2006-01-02")
+// bounds returns the first day of Since and the last day of Until as day
+// numbers (meaningful only for the bounds that are set).
+func (f Filter) bounds() (since, until int) {
+	if f.Since != "" {
+		since, _ = period(f.Since)
 	}
-	return s
+	if f.Until != "" {
+		_, until = period(f.Until)
+	}
+	return since, until
 }
 
 // IsZero reports whether f keeps every case.
@@ -88,13 +90,16 @@ func (f Filter) Keep(c *caselib.Case) bool {
 		// A case must lie within the bounds as a whole: one dated 2024 is
 		// neither since 2024-06 nor until 2024-03, and one whose date
 		// cannot be placed is in no period at all.
-		if c.Date == "" || caselib.CheckDate(c.Date) != nil {
+		d, err := caselib.ParseDate(c.Date)
+		if c.Date == "" || err != nil {
 			return false
 		}
-		if f.Since != "" && periodStart(c.Date) < periodStart(f.Since) {
+		first, last := d.Days()
+		since, until := f.bounds()
+		if f.Since != "" && first < since {
 			return false
 		}
-		if f.Until != "" && periodEnd(c.Date) > periodEnd(f.Until) {
+		if f.Until != "" && last > until {
 			return false
 		}
 	}

@@ -89,7 +89,7 @@ func (d Decision) Check() error {
 		return fmt.Errorf("verdict %q: want not-duplicate or duplicate (empty to undo)", d.Verdict)
 	}
 	if d.Date != "" {
-		if _, err := time.Parse(time.DateOnly, d.Date); err != nil {
+		if day, err := ParseDate(d.Date); err != nil || day.Day == 0 {
 			return fmt.Errorf("date %q: want YYYY-MM-DD", d.Date)
 		}
 	}
