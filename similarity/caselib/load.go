@@ -254,6 +254,10 @@ func (p *loader) readFile(display, name, root string) bool {
 	return p.readStream(src, f, strings.EqualFold(filepath.Ext(name), ".jsonl"), size)
 }
 
+// plainLoad, set by a benchmark, makes load a plain loop: read, decode and
+// collect in one goroutine.
+var plainLoad = false
+
 // load runs feed (the producer) against a pool of decoding workers and
 // collects the results in input order.
 func load(opts LoadOptions, feed func(p *loader)) (*Library, error) {
@@ -267,6 +271,14 @@ func load(opts LoadOptions, feed func(p *loader)) (*Library, error) {
 		stop:  make(chan struct{}),
 		free:  make(chan []byte, 3*workers+4),
 		read:  make(map[string]bool),
+	}
+	if plainLoad {
+		p.inline = true
+		feed(p)
+		if p.err != nil {
+			return nil, p.err
+		}
+		return lib, nil
 	}
 	for range workers {
 		go p.worker()

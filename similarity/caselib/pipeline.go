@@ -31,6 +31,12 @@ type loader struct {
 	stop  chan struct{}
 	free  chan []byte
 	read  map[string]bool // absolute paths of the files read so far (producer only)
+
+	// inline (set by tests to measure the pipeline against a plain loop)
+	// decodes and collects every job in send, in the producer's goroutine.
+	inline bool
+	dec    caseDecoder
+	err    error // the inline load's first error
 }
 
 type jobKind uint8
@@ -67,6 +73,16 @@ var closed = func() chan struct{} { c := make(chan struct{}); close(c); return c
 
 // send queues j; it returns false when the load has been stopped.
 func (p *loader) send(j *job) bool {
+	if p.inline {
+		if p.err != nil {
+			return false
+		}
+		p.decode(&p.dec, j)
+		p.putBuf(j.data)
+		j.data = nil
+		p.err = p.take(j)
+		return p.err == nil
+	}
 	select {
 	case p.order <- j:
 	case <-p.stop:
@@ -119,65 +135,20 @@ func (p *loader) putBuf(b []byte) {
 // JSON Lines; otherwise the first non-blank line decides (see doc.go).
 // sizeHint is the expected size, or -1 when unknown.
 func (p *loader) readStream(src *fileState, r io.Reader, lines bool, sizeHint int64) bool {
-	var h maphash.Hash
-	h.SetSeed(p.lib.seed)
-	var size int64
 	first := 64 << 10
 	if sizeHint >= 0 {
 		first = int(min(sizeHint+1, chunkSize)) // +1: see EOF in one read
 	}
-	buf := p.getBuf(first)
-	eof := false
-	// fill reads until buf is full or the input ends; a full buffer is
-	// grown first.
-	fill := func() error {
-		if len(buf) == cap(buf) {
-			nb := make([]byte, len(buf), 2*cap(buf))
-			copy(nb, buf)
-			buf = nb
-		}
-		for len(buf) < cap(buf) && !eof {
-			n, err := r.Read(buf[len(buf):cap(buf)])
-			h.Write(buf[len(buf) : len(buf)+n])
-			size += int64(n)
-			buf = buf[:len(buf)+n]
-			if err == io.EOF {
-				eof = true
-			} else if err != nil {
-				return err
-			}
-		}
-		return nil
-	}
-	readErr := func(err error) bool {
-		return p.fail(src, &Error{File: src.display, Msg: "cannot read", Err: err}, true)
-	}
-
-	// Find the first non-blank line.
-	var firstLine []byte
-	for off := 0; ; {
-		if i := bytes.IndexByte(buf[off:], '\n'); i >= 0 {
-			if l := buf[off : off+i]; !blank(l, off == 0) {
-				firstLine = l
-				break
-			}
-			off += i + 1
-			continue
-		}
-		if eof {
-			if l := buf[off:]; !blank(l, off == 0) {
-				firstLine = l
-			}
-			break
-		}
-		if err := fill(); err != nil {
-			return readErr(err)
-		}
+	st := &stream{p: p, src: src, r: r, buf: p.getBuf(first)}
+	st.h.SetSeed(p.lib.seed)
+	firstLine, err := st.firstLine()
+	if err != nil {
+		return st.readErr(err)
 	}
 	if firstLine == nil {
-		p.putBuf(buf)
+		p.putBuf(st.buf)
 		msg := "empty file: no case in it"
-		if size > 0 {
+		if st.size > 0 {
 			msg = "blank file: no case in it"
 		}
 		return p.fail(src, &Error{File: src.display, Msg: msg}, false)
@@ -185,74 +156,154 @@ func (p *loader) readStream(src *fileState, r io.Reader, lines bool, sizeHint in
 	t := bytes.TrimRight(firstLine, " \t\r")
 	t = bytes.TrimLeft(bytes.TrimPrefix(t, bom), " \t\r")
 	if t[0] != '{' && t[0] != '[' {
-		p.putBuf(buf)
+		p.putBuf(st.buf)
 		return p.fail(src, notCaseFile(src), false)
 	}
 	if !lines {
 		lines = t[0] == '{' && t[len(t)-1] == '}'
 	}
 	src.lines = lines
+	if lines {
+		return st.queueLines()
+	}
+	return st.queueDoc(t[0] == '[', sizeHint)
+}
 
-	if !lines { // one JSON value: read it all
-		limit := p.opts.maxCase()
-		if t[0] == '[' {
-			limit = -1 // a list: each element is checked
-		}
-		for {
-			if limit >= 0 && int64(len(buf)) > limit {
-				p.putBuf(buf)
-				return p.fail(src, tooLarge(src.display, 0, max(size, sizeHint), limit), false)
-			}
-			if eof {
-				break
-			}
-			if err := fill(); err != nil {
-				return readErr(err)
-			}
-		}
-		if !p.send(&job{kind: jobDoc, src: src, data: buf, line: 1, first: true, done: make(chan struct{})}) {
-			return false
-		}
-	} else {
-		line, atStart := 1, true
-		for {
-			if !eof {
-				if err := fill(); err != nil {
-					return readErr(err)
-				}
-			}
-			cut := len(buf)
-			if !eof {
-				i := bytes.LastIndexByte(buf, '\n')
-				if i < 0 {
-					continue // a line longer than buf: fill grows it
-				}
-				cut = i + 1
-			}
-			var next []byte
-			if !eof {
-				next = p.getBuf(max(chunkSize, 2*(len(buf)-cut)))
-				next = append(next, buf[cut:]...)
-			}
-			if cut > 0 {
-				j := &job{kind: jobLines, src: src, data: buf[:cut], line: line, first: atStart, done: make(chan struct{})}
-				line += bytes.Count(buf[:cut], nl)
-				atStart = false
-				if !p.send(j) { // buf belongs to the worker now
-					return false
-				}
-			} else {
-				p.putBuf(buf)
-			}
-			buf = next
-			if eof {
-				break
-			}
+// stream is one input being read by readStream: the bytes read and not yet
+// queued, and the size and hash of all read so far.
+type stream struct {
+	p    *loader
+	src  *fileState
+	r    io.Reader
+	h    maphash.Hash
+	size int64
+	buf  []byte
+	eof  bool
+}
+
+// fill reads until buf is full or the input ends; a full buffer is grown
+// first.
+func (st *stream) fill() error {
+	if len(st.buf) == cap(st.buf) {
+		nb := make([]byte, len(st.buf), 2*cap(st.buf))
+		copy(nb, st.buf)
+		st.buf = nb
+	}
+	for len(st.buf) < cap(st.buf) && !st.eof {
+		n, err := st.r.Read(st.buf[len(st.buf):cap(st.buf)])
+		st.h.Write(st.buf[len(st.buf) : len(st.buf)+n])
+		st.size += int64(n)
+		st.buf = st.buf[:len(st.buf)+n]
+		if err == io.EOF {
+			st.eof = true
+		} else if err != nil {
+			return err
 		}
 	}
-	src.size = size
-	src.hash = h.Sum64()
-	return p.send(&job{kind: jobEnd, src: src, done: closed})
+	return nil
+}
+
+// readErr queues a read failure, which stops the load.
+func (st *stream) readErr(err error) bool {
+	return st.p.fail(st.src, &Error{File: st.src.display, Msg: "cannot read", Err: err}, true)
+}
+
+// firstLine reads until the first non-blank line and returns it (inside
+// buf, without its line end), nil when the input is blank.
+func (st *stream) firstLine() ([]byte, error) {
+	for off := 0; ; {
+		if i := bytes.IndexByte(st.buf[off:], '\n'); i >= 0 {
+			if l := st.buf[off : off+i]; !blank(l, off == 0) {
+				return l, nil
+			}
+			off += i + 1
+			continue
+		}
+		if st.eof {
+			if l := st.buf[off:]; !blank(l, off == 0) {
+				return l, nil
+			}
+			return nil, nil
+		}
+		if err := st.fill(); err != nil {
+			return nil, err
+		}
+	}
+}
+
+// queueDoc reads the rest of a file that is one JSON value (a case, or a
+// list of cases when list) and queues it whole.
+func (st *stream) queueDoc(list bool, sizeHint int64) bool {
+	p := st.p
+	limit := p.opts.maxCase()
+	if list {
+		limit = -1 // each element is checked
+	}
+	for {
+		if limit >= 0 && int64(len(st.buf)) > limit {
+			p.putBuf(st.buf)
+			return p.fail(st.src, tooLarge(st.src.display, 0, max(st.size, sizeHint), limit), false)
+		}
+		if st.eof {
+			break
+		}
+		if err := st.fill(); err != nil {
+			return st.readErr(err)
+		}
+	}
+	if !p.send(&job{kind: jobDoc, src: st.src, data: st.buf, line: 1, first: true, done: make(chan struct{})}) {
+		return false
+	}
+	return st.end()
+}
+
+// end records the size and hash of the input read in full and queues the
+// end of the file.
+func (st *stream) end() bool {
+	st.src.size = st.size
+	st.src.hash = st.h.Sum64()
+	return st.p.send(&job{kind: jobEnd, src: st.src, done: closed})
+}
+
+// queueLines reads a JSON Lines file and queues it in chunks of whole lines.
+func (st *stream) queueLines() bool {
+	p := st.p
+	line, atStart := 1, true
+	for {
+		if !st.eof {
+			if err := st.fill(); err != nil {
+				return st.readErr(err)
+			}
+		}
+		buf := st.buf
+		cut := len(buf)
+		if !st.eof {
+			i := bytes.LastIndexByte(buf, '\n')
+			if i < 0 {
+				continue // a line longer than buf: fill grows it
+			}
+			cut = i + 1
+		}
+		var next []byte
+		if !st.eof {
+			next = p.getBuf(max(chunkSize, 2*(len(buf)-cut)))
+			next = append(next, buf[cut:]...)
+		}
+		if cut > 0 {
+			j := &job{kind: jobLines, src: st.src, data: buf[:cut], line: line, first: atStart, done: make(chan struct{})}
+			line += bytes.Count(buf[:cut], nl)
+			atStart = false
+			if !p.send(j) { // buf belongs to the worker now
+				return false
+			}
+		} else {
+			p.putBuf(buf)
+		}
+		st.buf = next
+		if st.eof {
+			return st.end()
+		}
+	}
 }
 
 var (
@@ -313,18 +364,23 @@ func (p *loader) worker() {
 		select {
 		case <-p.stop:
 		default:
-			switch j.kind {
-			case jobLines:
-				p.decodeLines(&d, j)
-			case jobRecords:
-				p.decodeRecords(&d, j)
-			default:
-				p.decodeDoc(&d, j)
-			}
+			p.decode(&d, j)
 		}
 		p.putBuf(j.data)
 		j.data = nil
 		close(j.done)
+	}
+}
+
+// decode decodes the data of job j into j.out.
+func (p *loader) decode(d *caseDecoder, j *job) {
+	switch j.kind {
+	case jobLines:
+		p.decodeLines(d, j)
+	case jobRecords:
+		p.decodeRecords(d, j)
+	case jobDoc:
+		p.decodeDoc(d, j)
 	}
 }
 
@@ -448,51 +504,54 @@ func (p *loader) decodeList(d *caseDecoder, j *job, data []byte, start int) {
 // collect takes the results in input order, checks ids for duplicates and
 // builds the library.
 func (p *loader) collect() error {
-	lib := p.lib
 	for j := range p.order {
 		<-j.done
-		src := j.src
-		switch j.kind {
-		case jobFail:
-			if err := p.problem(src, j.err, j.fatal); err != nil {
+		if err := p.take(j); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// take adds the results of one decoded job to the library.
+func (p *loader) take(j *job) error {
+	lib := p.lib
+	src := j.src
+	switch j.kind {
+	case jobFail:
+		return p.problem(src, j.err, j.fatal)
+	case jobEnd:
+		if !src.skipped {
+			lib.Cases = append(lib.Cases, src.pending...)
+			lib.files = append(lib.files, src)
+		}
+		src.pending = nil
+		return nil
+	}
+	if src.skipped {
+		return nil
+	}
+	for _, r := range j.out {
+		if r.err != nil {
+			if r.file {
+				return p.problem(src, r.err, false)
+			}
+			if err := p.problem(nil, r.err, false); err != nil {
 				return err
 			}
-		case jobEnd:
-			if !src.skipped {
-				lib.Cases = append(lib.Cases, src.pending...)
-				lib.files = append(lib.files, src)
-			}
-			src.pending = nil
-		default:
-			if src.skipped {
-				continue
-			}
-			for _, r := range j.out {
-				if r.err != nil {
-					if r.file {
-						if err := p.problem(src, r.err, false); err != nil {
-							return err
-						}
-						break
-					}
-					if err := p.problem(nil, r.err, false); err != nil {
-						return err
-					}
-					continue
-				}
-				c := r.c
-				if prev := lib.byID[c.ID]; prev != nil {
-					other := prev.Loc
-					err := &Error{File: c.Loc.File, Line: c.Loc.Line, Row: c.Loc.Row, ID: c.ID, Msg: "duplicate id", Other: &other}
-					if err := p.problem(nil, err, false); err != nil {
-						return err
-					}
-					continue
-				}
-				lib.byID[c.ID] = c
-				src.pending = append(src.pending, c)
-			}
+			continue
 		}
+		c := r.c
+		if prev := lib.byID[c.ID]; prev != nil {
+			other := prev.Loc
+			err := &Error{File: c.Loc.File, Line: c.Loc.Line, Row: c.Loc.Row, ID: c.ID, Msg: "duplicate id", Other: &other}
+			if err := p.problem(nil, err, false); err != nil {
+				return err
+			}
+			continue
+		}
+		lib.byID[c.ID] = c
+		src.pending = append(src.pending, c)
 	}
 	return nil
 }
