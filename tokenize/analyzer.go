@@ -1,6 +1,8 @@
 package tokenize
 
 import (
+	"fmt"
+	"slices"
 	"strings"
 	"sync"
 	"unicode"
@@ -104,10 +106,16 @@ type Options struct {
 	// tokens are replaced by their class term and status codes also emit
 	// their class.
 	DropClasses bool
-	// SynonymsOff turns off single groups of the synonym table: bit i
-	// stands for the i-th group of SynonymGroups(). It exists so that the
-	// evaluation can measure what each group is worth. Default 0 (all on).
-	SynonymsOff uint64
+	// SynonymsOff turns off single groups of the synonym table, each named
+	// by its canonical term as written in synonyms.txt (the first member of
+	// its group in SynonymGroups(): "database", "kubernetes"). It exists so
+	// that the evaluation can measure what each group is worth; groups are
+	// named rather than numbered so that adding one does not change which
+	// groups a past ablation turned off. Several names are separated by
+	// commas ("database,kubernetes"): a string, not a slice, keeps Options
+	// (and the engine's Config holding it) comparable. See Validate.
+	// Default "" (all on).
+	SynonymsOff string
 	// Korean analyzes runs of Hangul: particles and endings are stripped
 	// (노드가 → 노드, 배포했다 → 배포, 파드들의 → 파드), compounds are split
 	// by the glossary's words (메모리부족 → 메모리, 부족), conjugated verbs
@@ -121,10 +129,11 @@ type Options struct {
 	// Korean paste meets English cases. It works on the Korean steps'
 	// output, so it needs Korean on. Default true.
 	Glossary bool
-	// GlossarySectionsOff turns off single sections of the glossary: bit i
-	// stands for the i-th of GlossarySections(). It exists so that the
-	// evaluation can measure what each section is worth. Default 0 (all on).
-	GlossarySectionsOff uint64
+	// GlossarySectionsOff turns off single sections of the glossary, by
+	// name (one of GlossarySections()). It exists so that the evaluation
+	// can measure what each section is worth. Several names are separated
+	// by commas, as in SynonymsOff. See Validate. Default "" (all on).
+	GlossarySectionsOff string
 	// MaxTokenBytes is the longest token (in bytes) emitted whole. Longer
 	// tokens are still split into their parts when SplitCompounds is on
 	// and they are at most 256 bytes long. Zero means DefaultMaxTokenBytes.
@@ -163,10 +172,10 @@ func New(opts Options) *Analyzer {
 	}
 	a := &Analyzer{opts: opts, cache: newNormCache()}
 	groups := builtinSynonyms
-	if opts.SynonymsOff != 0 {
+	if off := names(opts.SynonymsOff); len(off) > 0 {
 		groups = nil
-		for i, g := range builtinSynonyms {
-			if i >= 64 || opts.SynonymsOff&(1<<i) == 0 {
+		for _, g := range builtinSynonyms {
+			if !slices.Contains(off, g[0]) {
 				groups = append(groups, g)
 			}
 		}
@@ -176,6 +185,37 @@ func New(opts Options) *Analyzer {
 		a.gloss = a.buildGlossary(builtinGlossary)
 	}
 	return a
+}
+
+// Validate reports a name in SynonymsOff that is no synonym group's
+// canonical term, or one in GlossarySectionsOff that is no glossary
+// section: New ignores such names, so an ablation with a misspelt name
+// would otherwise measure nothing.
+func (o Options) Validate() error {
+	for _, name := range names(o.SynonymsOff) {
+		if !slices.ContainsFunc(builtinSynonyms, func(g []string) bool { return g[0] == name }) {
+			return fmt.Errorf("tokenize: SynonymsOff: no synonym group %q", name)
+		}
+	}
+	sections := GlossarySections()
+	for _, name := range names(o.GlossarySectionsOff) {
+		if !slices.Contains(sections, name) {
+			return fmt.Errorf("tokenize: GlossarySectionsOff: no glossary section %q", name)
+		}
+	}
+	return nil
+}
+
+// names splits a comma-separated list of names, trimming spaces and
+// dropping empty names.
+func names(list string) []string {
+	var out []string
+	for _, n := range strings.Split(list, ",") {
+		if n = strings.TrimSpace(n); n != "" {
+			out = append(out, n)
+		}
+	}
+	return out
 }
 
 // Options returns the options the Analyzer was built with, with defaults

@@ -266,7 +266,7 @@ func TestOptions(t *testing.T) {
 			def, with(func(o *Options) { o.Synonyms = false }),
 			[]string{"k8s", "kubernet", "db", "databas"}, []string{"k8s", "db"}},
 		{"SynonymsOff turns off one group", "k8s db",
-			def, with(func(o *Options) { o.SynonymsOff = 1 << synonymGroup("database") }),
+			def, with(func(o *Options) { o.SynonymsOff = "database" }),
 			[]string{"k8s", "kubernet", "db", "databas"}, []string{"k8s", "kubernet", "db"}},
 		{"Bigrams", "connection pool exhaustion. Redis overload",
 			with(func(o *Options) { o.Bigrams = true }), def,
@@ -467,4 +467,33 @@ func synonymGroup(canon string) int {
 		}
 	}
 	panic("no synonym group " + canon)
+}
+
+// TestGroupNames: synonym groups and glossary sections are switched off by
+// unique names a comma-separated list can hold, and Validate catches a name
+// that switches nothing off.
+func TestGroupNames(t *testing.T) {
+	var groups []string
+	for _, g := range SynonymGroups() {
+		groups = append(groups, g[0])
+	}
+	for what, list := range map[string][]string{"synonym group": groups, "glossary section": GlossarySections()} {
+		seen := map[string]bool{}
+		for _, n := range list {
+			if strings.Contains(n, ",") || strings.TrimSpace(n) != n || n == "" || seen[n] {
+				t.Errorf("%s %q cannot be named in a comma-separated list (or is not unique)", what, n)
+			}
+			seen[n] = true
+		}
+	}
+	o := DefaultOptions()
+	o.SynonymsOff, o.GlossarySectionsOff = strings.Join(groups, ","), strings.Join(GlossarySections(), ", ")
+	if err := o.Validate(); err != nil {
+		t.Errorf("every name: %v", err)
+	}
+	for _, bad := range []Options{{SynonymsOff: "database,databse"}, {GlossarySectionsOff: "networking, netwrking"}} {
+		if err := bad.Validate(); err == nil {
+			t.Errorf("%+v: misspelt name accepted", bad)
+		}
+	}
 }

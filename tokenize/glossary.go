@@ -49,8 +49,8 @@ func Glossary() []GlossaryEntry {
 	return out
 }
 
-// GlossarySections returns the glossary's section names in file order; bit
-// i of Options.GlossarySectionsOff stands for the i-th.
+// GlossarySections returns the glossary's section names in file order, the
+// names Options.GlossarySectionsOff takes.
 func GlossarySections() []string {
 	var out []string
 	for _, e := range builtinGlossary {
@@ -124,13 +124,13 @@ func newKoLexicon(g []GlossaryEntry) *koLexicon {
 // English is analyzed by a (synonyms included) and every term it gives
 // becomes a canonical of the entry's Korean members, which are cut into
 // units exactly as Korean text is.
-// Sections whose bit is set in Options.GlossarySectionsOff are left out.
+// Sections named in Options.GlossarySectionsOff are left out.
 func (a *Analyzer) buildGlossary(g []GlossaryEntry) *synTable {
 	t := &synTable{single: map[string][]string{}, phrases: map[string][]synPhrase{}}
 	sc := &scratch{}
-	sections := GlossarySections()
+	off := names(a.opts.GlossarySectionsOff)
 	for _, e := range g {
-		if i := slices.Index(sections, e.Section); i < 64 && a.opts.GlossarySectionsOff&(1<<i) != 0 {
+		if slices.Contains(off, e.Section) {
 			continue
 		}
 		var canons []string

@@ -157,20 +157,9 @@ func TestOutputUnchanged(t *testing.T) {
 }
 
 // offSynonyms turns off the synonym groups of the given canonical terms.
-func offSynonyms(o *Options, canon ...string) {
-	for _, c := range canon {
-		o.SynonymsOff |= 1 << synonymGroup(c)
-	}
-}
+func offSynonyms(o *Options, canon ...string) { o.SynonymsOff = strings.Join(canon, ",") }
 
 // offSections turns off the glossary sections of the given names.
 func offSections(o *Options, names ...string) {
-	secs := GlossarySections()
-	for _, n := range names {
-		for i, s := range secs {
-			if s == n {
-				o.GlossarySectionsOff |= 1 << i
-			}
-		}
-	}
+	o.GlossarySectionsOff = strings.Join(names, ", ")
 }

@@ -23,7 +23,8 @@ var builtinSynonyms = func() [][]string {
 }()
 
 // SynonymGroups returns a copy of the built-in synonym groups as written in
-// synonyms.txt: one slice per group, canonical member first.
+// synonyms.txt: one slice per group, canonical member first (the name
+// Options.SynonymsOff takes).
 func SynonymGroups() [][]string {
 	out := make([][]string, len(builtinSynonyms))
 	for i, g := range builtinSynonyms {
