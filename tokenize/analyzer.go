@@ -322,121 +322,163 @@ func (a *Analyzer) analyzeToken(sc *scratch, text string, idx int, tk token) {
 	sc.infos = append(sc.infos, ti)
 }
 
-// analyzeWord handles a letter/digit token: contractions and possessives,
-// volatile classes, numbers and status codes, compound parts, the whole
-// token's normal form and stop status.
+// analyzeWord handles a letter/digit token through the steps of the package
+// documentation that look at one token: contractions and possessives (of
+// step 3), whole-token classes, numbers and status codes (step 6), the
+// Korean steps, compound parts (step 2) and the whole token's normal form
+// (steps 3-5).
 func (a *Analyzer) analyzeWord(sc *scratch, text string, ti *tokInfo, fl uint16, idx int) {
-	s := text[ti.start:ti.end]
-	if fl&fApos != 0 {
-		p, w := lastApos(s)
-		suf := s[p+w:]
-		if p > 0 && (suf == "t" || suf == "T") && s[p-1]|0x20 == 'n' {
-			// didn't, can't, won't, isn’t → not
-			ti.text, ti.bigram = "not", true
-			sc.units = append(sc.units, unit{text: "not", tok: idx})
-			return
-		}
-		if isClitic(suf) { // PostHog's, we're, they've, we'll, I'm, it'd
-			s = s[:p]
-			ti.end = ti.start + p
-			fl = wordFlags(s)
-		}
+	s, fl, done := contraction(sc, text, ti, fl, idx)
+	if done {
+		return
 	}
-	if fl&fDigit != 0 {
-		if c := classifyWhole(s, fl); c != "" {
-			ti.class = c
-			sc.units = append(sc.units, unit{text: c, tok: idx, class: true})
-			return
-		}
-		num := ""
-		switch {
-		case fl&(fLetter|fJoiner|fApos|fNonASCII) == 0: // 90, 2025, 1,000
-			num = s
-			if fl&fComma != 0 {
-				num = strings.ReplaceAll(s, ",", "")
-			}
-		case len(s) == 4 && s[3]|0x20 == 's' && digitsAt(s, 0) == 3: // 502s
-			num = s[:3]
-		case isStatusClassWord(s): // 5XX, 5xxs
-			ti.text, ti.bigram = statusClassWords[s[0]-'1'], true
-			sc.units = append(sc.units, unit{text: ti.text, tok: idx})
-			return
-		}
-		if num != "" {
-			ti.text = num
-			if len(num) == 3 {
-				ti.status, ti.statusCtx = statusClass(atoi(num))
-				ti.statusCtx = ti.statusCtx && len(s) == 3 // "500s" needs no context
-			}
-			sc.units = append(sc.units, unit{text: num, tok: idx})
-			return
-		}
+	if fl&fDigit != 0 && classifyNumber(sc, ti, s, fl, idx) {
+		return
 	}
 	if a.opts.Korean && fl&(fDigit|fJoiner|fApos|fComma) == 0 && startsHangul(s) {
 		a.analyzeKorean(sc, ti, s, idx)
 		return
 	}
-	var parts []part
-	if len(s) <= maxSplitBytes && (fl&(fJoiner|fComma) != 0 || fl&(fUpper|fLower) == fUpper|fLower) {
-		sc.parts = splitCompound(s, sc.parts[:0])
-		parts = sc.parts
-	}
-	compound := len(parts) >= 2
-	volClass := ""
-	letterParts, stopParts := 0, 0
-	if compound {
-		for _, p := range parts {
-			ps := s[p.off:p.end]
-			if p.class != "" {
-				if volClass == "" {
-					volClass = p.class
-				}
-				sc.units = append(sc.units, unit{text: p.class, tok: idx, class: true})
-				continue
-			}
-			var t string
-			var stop bool
-			if a.opts.Korean && startsHangul(ps) { // 쓰기/읽기
-				e := a.koNormalize(ps)
-				t, stop, ti.korean = e.text, e.stop, true
-			} else {
-				t, stop = a.normalize(ps)
-			}
-			u := unit{text: t, tok: idx, stop: stop}
-			if hasLetter(ps) {
-				letterParts++
-				if stop {
-					stopParts++
-				}
-				// not "3s" of "2.3s" nor "00sc" of a pod name: a part
-				// must start with a letter and have two runes
-				u.emit = !isDigit(ps[0]) && len(ps) > 1 && utf8.RuneCountInString(ps) > 1
-			}
-			sc.units = append(sc.units, u)
-		}
-	}
-	if volClass == "" && len(s) <= a.opts.MaxTokenBytes {
-		ti.text, ti.stop = a.normalize(s)
-		if compound && letterParts > 0 && stopParts == letterParts {
-			ti.stop = true // and/or, e.g, to/from
-		}
-	}
-	if compound && a.opts.SplitCompounds {
-		ti.compound = true
-	} else {
-		sc.units = sc.units[:ti.u0]
-		if volClass != "" {
-			ti.class = volClass
-			sc.units = append(sc.units, unit{text: volClass, tok: idx, class: true})
-		} else {
-			sc.units = append(sc.units, unit{text: ti.text, tok: idx, stop: ti.stop})
-		}
-	}
+	sp := a.splitParts(sc, ti, s, fl, idx)
+	a.wholeWord(sc, ti, s, sp, idx)
 	ti.bigram = ti.text != "" && !ti.stop && fl&fLetter != 0
 }
 
-// emitTerms runs the second pass: for each token in order, its whole term,
-// parts, classes, synonyms and bigram.
+// contraction normalizes contractions and possessives before lower-casing
+// (step 3): "didn't" is the word not (done), "PostHog's" is PostHog. It
+// returns the token's text and flags without the clitic.
+func contraction(sc *scratch, text string, ti *tokInfo, fl uint16, idx int) (s string, flags uint16, done bool) {
+	s = text[ti.start:ti.end]
+	if fl&fApos == 0 {
+		return s, fl, false
+	}
+	p, w := lastApos(s)
+	suf := s[p+w:]
+	if p > 0 && (suf == "t" || suf == "T") && s[p-1]|0x20 == 'n' {
+		// didn't, can't, won't, isn’t → not
+		ti.text, ti.bigram = "not", true
+		sc.units = append(sc.units, unit{text: "not", tok: idx})
+		return s, fl, true
+	}
+	if isClitic(suf) { // PostHog's, we're, they've, we'll, I'm, it'd
+		s = s[:p]
+		ti.end = ti.start + p
+		fl = wordFlags(s)
+	}
+	return s, fl, false
+}
+
+// classifyNumber handles a token with digits that is volatile as a whole
+// (step 6: <ip>, <uuid>, <time>…), a number, or a status code or class
+// ("503", "502s", "5xx"). It reports whether the token is done.
+func classifyNumber(sc *scratch, ti *tokInfo, s string, fl uint16, idx int) bool {
+	if c := classifyWhole(s, fl); c != "" {
+		ti.class = c
+		sc.units = append(sc.units, unit{text: c, tok: idx, class: true})
+		return true
+	}
+	num := ""
+	switch {
+	case fl&(fLetter|fJoiner|fApos|fNonASCII) == 0: // 90, 2025, 1,000
+		num = s
+		if fl&fComma != 0 {
+			num = strings.ReplaceAll(s, ",", "")
+		}
+	case len(s) == 4 && s[3]|0x20 == 's' && digitsAt(s, 0) == 3: // 502s
+		num = s[:3]
+	case isStatusClassWord(s): // 5XX, 5xxs
+		ti.text, ti.bigram = statusClassWords[s[0]-'1'], true
+		sc.units = append(sc.units, unit{text: ti.text, tok: idx})
+		return true
+	}
+	if num == "" {
+		return false
+	}
+	ti.text = num
+	if len(num) == 3 {
+		ti.status, ti.statusCtx = statusClass(atoi(num))
+		ti.statusCtx = ti.statusCtx && len(s) == 3 // "500s" needs no context
+	}
+	sc.units = append(sc.units, unit{text: num, tok: idx})
+	return true
+}
+
+// split is what splitParts found in a token.
+type split struct {
+	compound               bool   // two parts or more
+	volClass               string // the class of its first volatile part, or ""
+	letterParts, stopParts int    // parts with a letter, and those that are stop words
+}
+
+// splitParts splits a compound token into its parts (step 2), each
+// normalized (steps 3-5) or classed (step 6), and appends them as units.
+func (a *Analyzer) splitParts(sc *scratch, ti *tokInfo, s string, fl uint16, idx int) split {
+	var sp split
+	if len(s) > maxSplitBytes || (fl&(fJoiner|fComma) == 0 && fl&(fUpper|fLower) != fUpper|fLower) {
+		return sp
+	}
+	sc.parts = splitCompound(s, sc.parts[:0])
+	if sp.compound = len(sc.parts) >= 2; !sp.compound {
+		return sp
+	}
+	for _, p := range sc.parts {
+		ps := s[p.off:p.end]
+		if p.class != "" {
+			if sp.volClass == "" {
+				sp.volClass = p.class
+			}
+			sc.units = append(sc.units, unit{text: p.class, tok: idx, class: true})
+			continue
+		}
+		var t string
+		var stop bool
+		if a.opts.Korean && startsHangul(ps) { // 쓰기/읽기
+			e := a.koNormalize(ps)
+			t, stop, ti.korean = e.text, e.stop, true
+		} else {
+			t, stop = a.normalize(ps)
+		}
+		u := unit{text: t, tok: idx, stop: stop}
+		if hasLetter(ps) {
+			sp.letterParts++
+			if stop {
+				sp.stopParts++
+			}
+			// not "3s" of "2.3s" nor "00sc" of a pod name: a part
+			// must start with a letter and have two runes
+			u.emit = !isDigit(ps[0]) && len(ps) > 1 && utf8.RuneCountInString(ps) > 1
+		}
+		sc.units = append(sc.units, u)
+	}
+	return sp
+}
+
+// wholeWord normalizes the whole token (steps 3-5) unless a volatile part
+// stands for it, and keeps the parts as its units when compounds are split;
+// otherwise the whole token (or its class) is its one unit.
+func (a *Analyzer) wholeWord(sc *scratch, ti *tokInfo, s string, sp split, idx int) {
+	if sp.volClass == "" && len(s) <= a.opts.MaxTokenBytes {
+		ti.text, ti.stop = a.normalize(s)
+		if sp.compound && sp.letterParts > 0 && sp.stopParts == sp.letterParts {
+			ti.stop = true // and/or, e.g, to/from
+		}
+	}
+	if sp.compound && a.opts.SplitCompounds {
+		ti.compound = true
+		return
+	}
+	sc.units = sc.units[:ti.u0]
+	if sp.volClass != "" {
+		ti.class = sp.volClass
+		sc.units = append(sc.units, unit{text: sp.volClass, tok: idx, class: true})
+	} else {
+		sc.units = append(sc.units, unit{text: ti.text, tok: idx, stop: ti.stop})
+	}
+}
+
+// emitTerms runs the second pass: for each token in order, the terms of
+// each step — its whole word, parts, classes, synonyms, glossary terms and
+// bigram — none twice at one Pos.
 func (a *Analyzer) emitTerms(dst []Term, sc *scratch, text string) []Term {
 	o := &a.opts
 	for i := range sc.infos {
@@ -447,53 +489,83 @@ func (a *Analyzer) emitTerms(dst []Term, sc *scratch, text string) []Term {
 			dst = append(dst, Term{Text: ti.text, Surface: surf, Pos: i, Kind: KindWord})
 		}
 		if ti.compound {
-			for k := ti.u0; k < ti.u1; k++ {
-				u := &sc.units[k]
-				switch {
-				case u.class:
-					if !o.DropClasses {
-						dst = emit(dst, base, u.text, surf, i, KindClass)
-					}
-				case u.emit && !(o.StopWords && u.stop) && !a.glossed(ti, u.text):
-					dst = emit(dst, base, u.text, surf, i, KindPart)
-				}
-			}
+			dst = a.emitParts(dst, base, sc, ti, surf, i)
 		}
 		if !o.DropClasses {
-			if ti.class != "" {
-				dst = emit(dst, base, ti.class, surf, i, KindClass)
-			}
-			if ti.status != "" && (!ti.statusCtx || statusContextAround(sc, text, i)) {
-				dst = emit(dst, base, ti.status, surf, i, KindClass)
-			}
+			dst = emitClasses(dst, base, sc, text, ti, surf, i)
 		}
 		if o.Synonyms {
-			for k := ti.u0; k < ti.u1; k++ {
-				if ti.korean && startsHangul(sc.units[k].text) {
-					continue // the synonym table is English: Korean units go to the glossary
-				}
-				dst = matchSynonyms(a.syn, KindSynonym, dst, base, sc, text, k, i)
-			}
-			if ti.compound && ti.text != "" {
-				for _, c := range a.syn.single[ti.text] {
-					dst = emit(dst, base, c, surf, i, KindSynonym)
-				}
-			}
+			dst = a.emitSynonyms(dst, base, sc, text, ti, surf, i)
 		}
 		if a.gloss != nil && ti.korean {
-			for k := ti.u0; k < ti.u1; k++ {
-				dst = matchSynonyms(a.gloss, KindGlossary, dst, base, sc, text, k, i)
-			}
-			if ti.compound && ti.text != "" {
-				for _, c := range a.gloss.single[ti.text] {
-					dst = emit(dst, base, c, surf, i, KindGlossary)
-				}
-			}
+			dst = a.emitGlossary(dst, base, sc, text, ti, surf, i)
 		}
 		if o.Bigrams && ti.bigram && i+1 < len(sc.infos) {
 			if nx := &sc.infos[i+1]; nx.bigram && !nx.brk {
 				dst = emit(dst, base, ti.text+" "+nx.text, text[ti.start:nx.end], i, KindBigram)
 			}
+		}
+	}
+	return dst
+}
+
+// emitParts emits the parts of compound token i (step 2) and the classes of
+// its volatile parts (step 6).
+func (a *Analyzer) emitParts(dst []Term, base int, sc *scratch, ti *tokInfo, surf string, i int) []Term {
+	o := &a.opts
+	for k := ti.u0; k < ti.u1; k++ {
+		u := &sc.units[k]
+		switch {
+		case u.class:
+			if !o.DropClasses {
+				dst = emit(dst, base, u.text, surf, i, KindClass)
+			}
+		case u.emit && !(o.StopWords && u.stop) && !a.glossed(ti, u.text):
+			dst = emit(dst, base, u.text, surf, i, KindPart)
+		}
+	}
+	return dst
+}
+
+// emitClasses emits the class of token i and its status class (step 6); a
+// round status code needs a context word.
+func emitClasses(dst []Term, base int, sc *scratch, text string, ti *tokInfo, surf string, i int) []Term {
+	if ti.class != "" {
+		dst = emit(dst, base, ti.class, surf, i, KindClass)
+	}
+	if ti.status != "" && (!ti.statusCtx || statusContextAround(sc, text, i)) {
+		dst = emit(dst, base, ti.status, surf, i, KindClass)
+	}
+	return dst
+}
+
+// emitSynonyms emits the canonicals of the synonym groups whose member
+// (a word or a phrase) starts at a unit of token i (step 7), and of the
+// whole of a compound.
+func (a *Analyzer) emitSynonyms(dst []Term, base int, sc *scratch, text string, ti *tokInfo, surf string, i int) []Term {
+	for k := ti.u0; k < ti.u1; k++ {
+		if ti.korean && startsHangul(sc.units[k].text) {
+			continue // the synonym table is English: Korean units go to the glossary
+		}
+		dst = matchSynonyms(a.syn, KindSynonym, dst, base, sc, text, k, i)
+	}
+	if ti.compound && ti.text != "" {
+		for _, c := range a.syn.single[ti.text] {
+			dst = emit(dst, base, c, surf, i, KindSynonym)
+		}
+	}
+	return dst
+}
+
+// emitGlossary emits the English terms of the glossary words and phrases
+// that start at a unit of Korean token i (Korean step 4).
+func (a *Analyzer) emitGlossary(dst []Term, base int, sc *scratch, text string, ti *tokInfo, surf string, i int) []Term {
+	for k := ti.u0; k < ti.u1; k++ {
+		dst = matchSynonyms(a.gloss, KindGlossary, dst, base, sc, text, k, i)
+	}
+	if ti.compound && ti.text != "" {
+		for _, c := range a.gloss.single[ti.text] {
+			dst = emit(dst, base, c, surf, i, KindGlossary)
 		}
 	}
 	return dst
