@@ -76,7 +76,11 @@
 // touched cases through the filter and the date prior, complete the
 // candidates, and rescore the winners exactly.
 //
-// What does not live here: reading and writing case files (package
-// similarity/caselib), turning text into terms (package tokenize), flags,
-// terminals and HTTP (cmd/caselink), and measuring quality (package eval).
+// What does not live here: the case model, reading and writing case files,
+// case dates and the curators' duplicate decisions (package
+// similarity/caselib, and caselib/pgstore for PostgreSQL), turning text into
+// terms (package tokenize), flags and terminals (cmd/caselink), product
+// policy shared by the CLI and the server (cmd/caselink/internal/curate),
+// HTTP (cmd/caselink/internal/serve), and measuring quality (package eval).
+// No package under similarity/ but this one imports it.
 package similarity
