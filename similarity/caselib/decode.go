@@ -206,6 +206,12 @@ func (d *caseDecoder) object(c *Case) {
 // member decodes the value of top-level member name into c and returns the
 // field's bit (0 for fields outside the model, which are skipped).
 func (d *caseDecoder) member(c *Case, name string) uint32 {
+	if bit, ok := d.textMember(c, name); ok {
+		return bit
+	}
+	if bit, ok := d.listMember(c, name); ok {
+		return bit
+	}
 	switch name {
 	case "id":
 		d.sawID = d.peek() == '"'
@@ -223,60 +229,12 @@ func (d *caseDecoder) member(c *Case, name string) uint32 {
 			}
 		}
 		return fDate
-	case "title":
-		c.Title = d.text("title")
-		return fTitle
-	case "summary":
-		c.Summary = d.text("summary")
-		return fSummary
-	case "symptoms_text":
-		c.SymptomsText = d.text("symptoms_text")
-		return fSymptomsText
-	case "trigger":
-		c.Trigger = d.text("trigger")
-		return fTrigger
-	case "detection":
-		c.Detection = d.text("detection")
-		return fDetection
-	case "lessons":
-		c.Lessons = d.text("lessons")
-		return fLessons
-	case "remediation":
-		c.Remediation = d.texts("remediation")
-		return fRemediation
-	case "action_items":
-		c.ActionItems = d.texts("action_items")
-		return fActionItems
 	case "impact":
 		c.Impact = d.impact()
 		return fImpact
 	case "timeline":
 		c.DetectedAfter, c.ResolvedAfter = d.timeline()
 		return 0 // not a model field that must appear once: libraries use "timeline" for other shapes too
-	case "domain":
-		c.Domain = d.strs("domain", "a list of strings")
-		return fDomain
-	case "symptoms":
-		c.Symptoms = d.strs("symptoms", "a list of strings")
-		return fSymptoms
-	case "components":
-		c.Components = d.strs("components", "a list of strings")
-		return fComponents
-	case "contributing":
-		c.Contributing = d.strs("contributing", "a list of strings")
-		return fContributing
-	case "root_cause":
-		if d.peek() == '"' {
-			if s := d.stringValue(); s != "" {
-				c.RootCause = []string{s}
-			}
-		} else {
-			c.RootCause = d.strs("root_cause", "a string or a list of strings")
-		}
-		return fRootCause
-	case "related":
-		c.Related = d.strs("related", "a list of case ids (strings)")
-		return fRelated
 	case "recurrence_of":
 		c.RecurrenceOf = d.str1("recurrence_of")
 		return fRecurrenceOf
@@ -292,6 +250,70 @@ func (d *caseDecoder) member(c *Case, name string) uint32 {
 	}
 	d.skip()
 	return 0
+}
+
+// textMember decodes a member that is text ({"en","ko"}) or a list of
+// texts; ok is false for any other name.
+func (d *caseDecoder) textMember(c *Case, name string) (bit uint32, ok bool) {
+	switch name {
+	case "title":
+		c.Title = d.text("title")
+		return fTitle, true
+	case "summary":
+		c.Summary = d.text("summary")
+		return fSummary, true
+	case "symptoms_text":
+		c.SymptomsText = d.text("symptoms_text")
+		return fSymptomsText, true
+	case "trigger":
+		c.Trigger = d.text("trigger")
+		return fTrigger, true
+	case "detection":
+		c.Detection = d.text("detection")
+		return fDetection, true
+	case "lessons":
+		c.Lessons = d.text("lessons")
+		return fLessons, true
+	case "remediation":
+		c.Remediation = d.texts("remediation")
+		return fRemediation, true
+	case "action_items":
+		c.ActionItems = d.texts("action_items")
+		return fActionItems, true
+	}
+	return 0, false
+}
+
+// listMember decodes a member that is a list of strings (the tags and
+// related); ok is false for any other name.
+func (d *caseDecoder) listMember(c *Case, name string) (bit uint32, ok bool) {
+	switch name {
+	case "domain":
+		c.Domain = d.strs("domain", "a list of strings")
+		return fDomain, true
+	case "symptoms":
+		c.Symptoms = d.strs("symptoms", "a list of strings")
+		return fSymptoms, true
+	case "components":
+		c.Components = d.strs("components", "a list of strings")
+		return fComponents, true
+	case "contributing":
+		c.Contributing = d.strs("contributing", "a list of strings")
+		return fContributing, true
+	case "root_cause":
+		if d.peek() == '"' {
+			if s := d.stringValue(); s != "" {
+				c.RootCause = []string{s}
+			}
+		} else {
+			c.RootCause = d.strs("root_cause", "a string or a list of strings")
+		}
+		return fRootCause, true
+	case "related":
+		c.Related = d.strs("related", "a list of case ids (strings)")
+		return fRelated, true
+	}
+	return 0, false
 }
 
 // str1 decodes a string or null.

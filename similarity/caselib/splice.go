@@ -189,6 +189,30 @@ func (st listStyle) appendList(dst []byte, ids []string, ascii bool) []byte {
 
 // layoutStyle works out the separators of obj (see the top of the file).
 func layoutStyle(obj []byte, lay objectLayout, rel int) listStyle {
+	st := memberStyle(obj, lay)
+	found, sepFound := copyListLayout(obj, lay, rel, &st)
+	multiline := false
+	if found {
+		multiline = strings.Contains(st.open, "\n")
+	} else if strings.Contains(st.memberSep, "\n") {
+		multiline = true
+		st.open, st.close = deeperLines(obj, lay, st.memberSep)
+	}
+	if !sepFound {
+		switch {
+		case multiline:
+			st.sep = "," + st.open
+		case st.memberSep != "":
+			st.sep = ", "
+		default:
+			st.sep = ","
+		}
+	}
+	return st
+}
+
+// memberStyle returns the colon and member separator of obj's members.
+func memberStyle(obj []byte, lay objectLayout) listStyle {
 	var st listStyle
 	ms := lay.members
 	if len(ms) > 0 {
@@ -207,8 +231,14 @@ func layoutStyle(obj []byte, lay objectLayout, rel int) listStyle {
 			st.memberSep = " "
 		}
 	}
+	return st
+}
 
-	// Copy the layout of a non-empty list member, "related" first.
+// copyListLayout copies into st the padding of a non-empty list member,
+// "related" (member rel) first, and its element separator when it has two
+// elements or more; it reports what it found.
+func copyListLayout(obj []byte, lay objectLayout, rel int, st *listStyle) (found, sepFound bool) {
+	ms := lay.members
 	order := make([]int, 0, len(ms))
 	if rel >= 0 {
 		order = append(order, rel)
@@ -218,7 +248,6 @@ func layoutStyle(obj []byte, lay objectLayout, rel int) listStyle {
 			order = append(order, i)
 		}
 	}
-	found, sepFound := false, false
 	for _, i := range order {
 		m := ms[i]
 		if obj[m.valStart] != '[' {
@@ -233,42 +262,28 @@ func layoutStyle(obj []byte, lay objectLayout, rel int) listStyle {
 			st.open, st.close = open, close
 		}
 		if n >= 2 && sameShape(open, st.open) {
-			st.sep, sepFound = sep, true
-			break
+			st.sep = sep
+			return true, true
 		}
 	}
-	multiline := false
-	if found {
-		multiline = strings.Contains(st.open, "\n")
-	} else if strings.Contains(st.memberSep, "\n") {
-		// one element per line, one step deeper than the members
-		multiline = true
-		sep := st.memberSep
-		cut := strings.LastIndexByte(sep, '\n') + 1
-		newline, indent := sep[:cut], sep[cut:]
-		closing := ""
-		if ms := lay.members; len(ms) > 0 {
-			ws := obj[ms[len(ms)-1].valEnd : lay.end-1]
-			closing = string(ws[bytes.LastIndexByte(ws, '\n')+1:])
-		}
-		step := "  "
-		if len(indent) > len(closing) && strings.HasPrefix(indent, closing) {
-			step = indent[len(closing):]
-		}
-		st.open = newline + indent + step
-		st.close = newline + indent
+	return found, false
+}
+
+// deeperLines returns the padding of a list written one element per line,
+// one step deeper than the members separated by memberSep.
+func deeperLines(obj []byte, lay objectLayout, memberSep string) (open, close string) {
+	cut := strings.LastIndexByte(memberSep, '\n') + 1
+	newline, indent := memberSep[:cut], memberSep[cut:]
+	closing := ""
+	if ms := lay.members; len(ms) > 0 {
+		ws := obj[ms[len(ms)-1].valEnd : lay.end-1]
+		closing = string(ws[bytes.LastIndexByte(ws, '\n')+1:])
 	}
-	if !sepFound {
-		switch {
-		case multiline:
-			st.sep = "," + st.open
-		case st.memberSep != "":
-			st.sep = ", "
-		default:
-			st.sep = ","
-		}
+	step := "  "
+	if len(indent) > len(closing) && strings.HasPrefix(indent, closing) {
+		step = indent[len(closing):]
 	}
-	return st
+	return newline + indent + step, newline + indent
 }
 
 // sameShape reports whether two list paddings agree on being multi-line.

@@ -41,37 +41,9 @@ const UpdatedAtFormat = "2006-01-02T15:04:05.000000Z"
 // cases' Related fields are updated.
 func (t *Table) WriteRelated(ctx context.Context, related map[string][]string, now time.Time) (WriteResult, error) {
 	var res WriteResult
-	var ctids, xmins, rels []string
-	byCtid := make(map[string]string)
-	ids := make([]string, 0, len(related))
-	for id := range related {
-		ids = append(ids, id)
-	}
-	sort.Strings(ids)
-	for _, id := range ids {
-		c := t.Lib.ByID(id)
-		if c == nil {
-			return res, fmt.Errorf("%s: WriteRelated: no case %q in the library", t.Source.Name(), id)
-		}
-		list := related[id]
-		if slices.Equal(list, c.Related) {
-			continue
-		}
-		if list == nil {
-			list = []string{}
-		}
-		b, err := json.Marshal(list)
-		if err != nil {
-			return res, err
-		}
-		v := t.rows[id]
-		ctids = append(ctids, v.ctid)
-		xmins = append(xmins, v.xmin)
-		rels = append(rels, string(b))
-		byCtid[v.ctid] = id
-	}
-	if len(ctids) == 0 {
-		return res, nil
+	ch, err := t.changes(related)
+	if err != nil || len(ch.ctids) == 0 {
+		return res, err
 	}
 	conn, err := t.Source.connect(ctx)
 	if err != nil {
@@ -84,9 +56,9 @@ func (t *Table) WriteRelated(ctx context.Context, related map[string][]string, n
 		" ELSE jsonb_set(t." + col + ", '{related}', v.rel::jsonb) END" +
 		" FROM unnest($1::text[], $2::text[], $3::text[]) AS v(ctid, xmin, rel)" +
 		" WHERE t.ctid = v.ctid::tid AND t.xmin = v.xmin::xid RETURNING v.ctid, t.ctid::text, t.xmin::text"
-	updated := make(map[string]rowVersion, len(ctids))
+	updated := make(map[string]rowVersion, len(ch.ctids))
 	err = pgx.BeginFunc(ctx, conn, func(tx pgx.Tx) error {
-		rows, err := tx.Query(ctx, q, ctids, xmins, rels, now.UTC().Format(UpdatedAtFormat))
+		rows, err := tx.Query(ctx, q, ch.ctids, ch.xmins, ch.rels, now.UTC().Format(UpdatedAtFormat))
 		if err != nil {
 			return err
 		}
@@ -109,8 +81,8 @@ func (t *Table) WriteRelated(ctx context.Context, related map[string][]string, n
 	if err != nil {
 		return res, fmt.Errorf("%s: writing related failed, the transaction did not commit: %w", t.Source.Name(), err)
 	}
-	for _, ctid := range ctids {
-		id := byCtid[ctid]
+	for _, ctid := range ch.ctids {
+		id := ch.byCtid[ctid]
 		if v, ok := updated[ctid]; ok {
 			res.Updated = append(res.Updated, id)
 			t.rows[id] = v
@@ -120,4 +92,44 @@ func (t *Table) WriteRelated(ctx context.Context, related map[string][]string, n
 		}
 	}
 	return res, nil
+}
+
+// rowChanges are the rows whose related list changes, in id order: each
+// row's version as read and its new list as JSON.
+type rowChanges struct {
+	ctids, xmins, rels []string
+	byCtid             map[string]string // ctid → case id
+}
+
+// changes returns the rows of related whose list differs from the case's.
+func (t *Table) changes(related map[string][]string) (rowChanges, error) {
+	ch := rowChanges{byCtid: make(map[string]string)}
+	ids := make([]string, 0, len(related))
+	for id := range related {
+		ids = append(ids, id)
+	}
+	sort.Strings(ids)
+	for _, id := range ids {
+		c := t.Lib.ByID(id)
+		if c == nil {
+			return ch, fmt.Errorf("%s: WriteRelated: no case %q in the library", t.Source.Name(), id)
+		}
+		list := related[id]
+		if slices.Equal(list, c.Related) {
+			continue
+		}
+		if list == nil {
+			list = []string{}
+		}
+		b, err := json.Marshal(list)
+		if err != nil {
+			return ch, err
+		}
+		v := t.rows[id]
+		ch.ctids = append(ch.ctids, v.ctid)
+		ch.xmins = append(ch.xmins, v.xmin)
+		ch.rels = append(ch.rels, string(b))
+		ch.byCtid[v.ctid] = id
+	}
+	return ch, nil
 }
