@@ -3,7 +3,6 @@ package eval
 import (
 	"cmp"
 	"fmt"
-	"github.com/caselink/caselink/similarity/par"
 	"io"
 	"slices"
 	"text/tabwriter"
@@ -11,6 +10,7 @@ import (
 	"gonum.org/v1/gonum/stat"
 
 	"github.com/caselink/caselink/similarity"
+	"github.com/caselink/caselink/similarity/par"
 )
 
 // PRPoint is the precision and recall of dupes at one threshold: of the
@@ -48,6 +48,51 @@ type DupesCurve struct {
 // recall of the dupes score over thresholds. Use it with pairs that mean
 // "same incident".
 func MeasureDupes(ix *similarity.Index, related Judgments, k int) DupesCurve {
+	scores, classes := candidatePairs(ix, related, k)
+	c := DupesCurve{Judged: judgedInLibrary(ix, related)}
+	// Ascending scores, ties broken by class, so the order is the same on
+	// every run.
+	idx := make([]int, len(scores))
+	for i := range idx {
+		idx[i] = i
+	}
+	slices.SortFunc(idx, func(x, y int) int {
+		if c := cmp.Compare(scores[x], scores[y]); c != 0 {
+			return c
+		}
+		return cmp.Compare(boolInt(classes[x]), boolInt(classes[y]))
+	})
+	y := make([]float64, len(idx))
+	cl := make([]bool, len(idx))
+	for i, j := range idx {
+		y[i], cl[i] = scores[j], classes[j]
+		if cl[i] {
+			c.Duplicates = append(c.Duplicates, y[i])
+		} else {
+			c.Others = append(c.Others, y[i])
+		}
+	}
+	c.Curve = prCurve(y, cl, len(c.Duplicates), len(c.Others), c.Judged)
+	for t := 1; t <= 9; t++ {
+		th := float64(t) / 10
+		listed, correct := 0, 0
+		for i, s := range y {
+			if s >= th {
+				listed++
+				if cl[i] {
+					correct++
+				}
+			}
+		}
+		c.Table = append(c.Table, prPoint(th, listed, correct, c.Judged))
+	}
+	return c
+}
+
+// candidatePairs returns the dupes score of every candidate pair (each
+// judged subject's k most probable duplicates, every unordered pair once, in
+// the order found) and whether it is judged a duplicate.
+func candidatePairs(ix *similarity.Index, related Judgments, k int) (scores []float64, classes []bool) {
 	type pair struct {
 		a, b  string
 		score float64
@@ -70,9 +115,6 @@ func MeasureDupes(ix *similarity.Index, related Judgments, k int) DupesCurve {
 	})
 	judged := func(a, b string) bool { return related[a][b] > 0 || related[b][a] > 0 }
 	seen := map[[2]string]bool{}
-	var scores []float64
-	var classes []bool
-	var c DupesCurve
 	for _, ps := range found {
 		for _, p := range ps {
 			if seen[[2]string{p.a, p.b}] {
@@ -83,6 +125,13 @@ func MeasureDupes(ix *similarity.Index, related Judgments, k int) DupesCurve {
 			classes = append(classes, judged(p.a, p.b))
 		}
 	}
+	return scores, classes
+}
+
+// judgedInLibrary counts the judged duplicate pairs (grade > 0) whose two
+// cases are in the library, each unordered pair once.
+func judgedInLibrary(ix *similarity.Index, related Judgments) int {
+	n := 0
 	counted := map[[2]string]bool{}
 	for a, m := range related {
 		for b, g := range m {
@@ -90,68 +139,38 @@ func MeasureDupes(ix *similarity.Index, related Judgments, k int) DupesCurve {
 			_, okB := ix.Lookup(b)
 			if k := [2]string{min(a, b), max(a, b)}; g > 0 && okA && okB && !counted[k] {
 				counted[k] = true
-				c.Judged++
+				n++
 			}
 		}
 	}
-	// Ascending scores, ties broken by class, so the order is the same on
-	// every run.
-	idx := make([]int, len(scores))
-	for i := range idx {
-		idx[i] = i
+	return n
+}
+
+// prCurve returns a point at every distinct score of the ascending scores y
+// (classes cl; pos and neg of each), highest threshold first.
+func prCurve(y []float64, cl []bool, pos, neg, judged int) []PRPoint {
+	if len(y) == 0 {
+		return nil
 	}
-	slices.SortFunc(idx, func(x, y int) int {
-		if c := cmp.Compare(scores[x], scores[y]); c != 0 {
-			return c
+	var curve []PRPoint
+	// stat.ROC gives the true and false positive rates of the candidates
+	// scoring at least each threshold; times the counts of each class they
+	// are the correct and wrong pairs listed.
+	tpr, fpr, thresh := stat.ROC(nil, y, cl, nil)
+	for i := range thresh {
+		if i == 0 { // +Inf: nothing listed
+			continue
 		}
-		return cmp.Compare(boolInt(classes[x]), boolInt(classes[y]))
-	})
-	y := make([]float64, len(idx))
-	cl := make([]bool, len(idx))
-	var pos, neg int
-	for i, j := range idx {
-		y[i], cl[i] = scores[j], classes[j]
-		if cl[i] {
-			c.Duplicates = append(c.Duplicates, y[i])
-			pos++
-		} else {
-			c.Others = append(c.Others, y[i])
-			neg++
+		tp, fp := 0, 0
+		if pos > 0 {
+			tp = nearestInt(tpr[i] * float64(pos))
 		}
+		if neg > 0 {
+			fp = nearestInt(fpr[i] * float64(neg))
+		}
+		curve = append(curve, prPoint(thresh[i], tp+fp, tp, judged))
 	}
-	if len(y) > 0 {
-		// stat.ROC gives the true and false positive rates of the
-		// candidates scoring at least each threshold; times the counts of
-		// each class they are the correct and wrong pairs listed.
-		tpr, fpr, thresh := stat.ROC(nil, y, cl, nil)
-		for i := range thresh {
-			if i == 0 { // +Inf: nothing listed
-				continue
-			}
-			tp, fp := 0, 0
-			if pos > 0 {
-				tp = nearestInt(tpr[i] * float64(pos))
-			}
-			if neg > 0 {
-				fp = nearestInt(fpr[i] * float64(neg))
-			}
-			c.Curve = append(c.Curve, prPoint(thresh[i], tp+fp, tp, c.Judged))
-		}
-	}
-	for t := 1; t <= 9; t++ {
-		th := float64(t) / 10
-		listed, correct := 0, 0
-		for i, s := range y {
-			if s >= th {
-				listed++
-				if cl[i] {
-					correct++
-				}
-			}
-		}
-		c.Table = append(c.Table, prPoint(th, listed, correct, c.Judged))
-	}
-	return c
+	return curve
 }
 
 func boolInt(b bool) int {

@@ -61,23 +61,7 @@ func metricCells(m *Metrics) []string {
 // per-kind match averages follow it as indented lines, kinds in sorted order.
 // The output depends only on rows.
 func WriteTable(w io.Writer, rows []Row) error {
-	type group struct {
-		name string
-		get  func(Row) *Metrics
-	}
-	var groups []group
-	for _, g := range []group{
-		{"match", func(r Row) *Metrics { return r.Match }},
-		{"relate", func(r Row) *Metrics { return r.Relate }},
-		{"dupes", func(r Row) *Metrics { return r.Dupes }},
-	} {
-		for _, r := range rows {
-			if g.get(r) != nil || (g.name == "match" && len(r.ByKind) > 0) {
-				groups = append(groups, g)
-				break
-			}
-		}
-	}
+	groups := tableGroups(rows)
 	head := []string{"name"}
 	for range groups {
 		head = append(head, metricHeads...)
@@ -96,8 +80,38 @@ func WriteTable(w io.Writer, rows []Row) error {
 			lines = append(lines, sub)
 		}
 	}
+	return writeAligned(w, groups, lines)
+}
 
-	width := make([]int, len(head))
+// tableGroup is one task's columns of WriteTable.
+type tableGroup struct {
+	name string
+	get  func(Row) *Metrics
+}
+
+// tableGroups returns the tasks some row has, in the order match, relate,
+// dupes.
+func tableGroups(rows []Row) []tableGroup {
+	var groups []tableGroup
+	for _, g := range []tableGroup{
+		{"match", func(r Row) *Metrics { return r.Match }},
+		{"relate", func(r Row) *Metrics { return r.Relate }},
+		{"dupes", func(r Row) *Metrics { return r.Dupes }},
+	} {
+		for _, r := range rows {
+			if g.get(r) != nil || (g.name == "match" && len(r.ByKind) > 0) {
+				groups = append(groups, g)
+				break
+			}
+		}
+	}
+	return groups
+}
+
+// writeAligned writes lines (the first is the head) with the first column
+// left-aligned and the others right-aligned, under a line of group titles.
+func writeAligned(w io.Writer, groups []tableGroup, lines [][]string) error {
+	width := make([]int, len(lines[0]))
 	for _, line := range lines {
 		for i, c := range line {
 			width[i] = max(width[i], utf8.RuneCountInString(c))
