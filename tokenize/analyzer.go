@@ -328,9 +328,12 @@ func (a *Analyzer) analyzeToken(sc *scratch, text string, idx int, tk token) {
 // Korean steps, compound parts (step 2) and the whole token's normal form
 // (steps 3-5).
 func (a *Analyzer) analyzeWord(sc *scratch, text string, ti *tokInfo, fl uint16, idx int) {
-	s, fl, done := contraction(sc, text, ti, fl, idx)
-	if done {
-		return
+	s := text[ti.start:ti.end]
+	if fl&fApos != 0 {
+		var done bool
+		if s, fl, done = contraction(sc, s, ti, fl, idx); done {
+			return
+		}
 	}
 	if fl&fDigit != 0 && classifyNumber(sc, ti, s, fl, idx) {
 		return
@@ -339,19 +342,19 @@ func (a *Analyzer) analyzeWord(sc *scratch, text string, ti *tokInfo, fl uint16,
 		a.analyzeKorean(sc, ti, s, idx)
 		return
 	}
-	sp := a.splitParts(sc, ti, s, fl, idx)
+	var sp split
+	if len(s) <= maxSplitBytes && (fl&(fJoiner|fComma) != 0 || fl&(fUpper|fLower) == fUpper|fLower) {
+		sp = a.splitParts(sc, ti, s, idx)
+	}
 	a.wholeWord(sc, ti, s, sp, idx)
 	ti.bigram = ti.text != "" && !ti.stop && fl&fLetter != 0
 }
 
-// contraction normalizes contractions and possessives before lower-casing
-// (step 3): "didn't" is the word not (done), "PostHog's" is PostHog. It
-// returns the token's text and flags without the clitic.
-func contraction(sc *scratch, text string, ti *tokInfo, fl uint16, idx int) (s string, flags uint16, done bool) {
-	s = text[ti.start:ti.end]
-	if fl&fApos == 0 {
-		return s, fl, false
-	}
+// contraction normalizes the contraction or possessive s (a token with an
+// apostrophe) before lower-casing (step 3): "didn't" is the word not
+// (done), "PostHog's" is PostHog. It returns the token's text and flags
+// without the clitic.
+func contraction(sc *scratch, s string, ti *tokInfo, fl uint16, idx int) (word string, flags uint16, done bool) {
 	p, w := lastApos(s)
 	suf := s[p+w:]
 	if p > 0 && (suf == "t" || suf == "T") && s[p-1]|0x20 == 'n' {
@@ -410,13 +413,11 @@ type split struct {
 	letterParts, stopParts int    // parts with a letter, and those that are stop words
 }
 
-// splitParts splits a compound token into its parts (step 2), each
-// normalized (steps 3-5) or classed (step 6), and appends them as units.
-func (a *Analyzer) splitParts(sc *scratch, ti *tokInfo, s string, fl uint16, idx int) split {
+// splitParts splits a token that may be a compound (it has joiners, or
+// upper and lower case) into its parts (step 2), each normalized (steps 3-5)
+// or classed (step 6), and appends them as units.
+func (a *Analyzer) splitParts(sc *scratch, ti *tokInfo, s string, idx int) split {
 	var sp split
-	if len(s) > maxSplitBytes || (fl&(fJoiner|fComma) == 0 && fl&(fUpper|fLower) != fUpper|fLower) {
-		return sp
-	}
 	sc.parts = splitCompound(s, sc.parts[:0])
 	if sp.compound = len(sc.parts) >= 2; !sp.compound {
 		return sp
@@ -491,7 +492,7 @@ func (a *Analyzer) emitTerms(dst []Term, sc *scratch, text string) []Term {
 		if ti.compound {
 			dst = a.emitParts(dst, base, sc, ti, surf, i)
 		}
-		if !o.DropClasses {
+		if !o.DropClasses && (ti.class != "" || ti.status != "") {
 			dst = emitClasses(dst, base, sc, text, ti, surf, i)
 		}
 		if o.Synonyms {

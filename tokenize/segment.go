@@ -128,8 +128,7 @@ func segment(s string, toks []token) []token {
 	for i := 0; i < n; {
 		c := s[i]
 		if c < utf8.RuneSelf {
-			ac := asciiClass[c]
-			if ac&acAlnum != 0 {
+			if asciiClass[c]&acAlnum != 0 {
 				t := scanWord(s, i, scWord)
 				if brk {
 					t.flags |= fBreak
@@ -139,84 +138,95 @@ func segment(s string, toks []token) []token {
 				brk, nl = false, 0
 				continue
 			}
-			switch c {
-			case ' ', '\t', '\r':
-			case '\n':
-				nl++
-				if nl >= 2 {
-					brk = true
-				}
-			case '<':
-				if j := skipTag(s, i); j > i {
-					i = j
-					brk = true
-					continue
-				}
-				brk = true
-			case '&':
-				if j := skipEntity(s, i); j > i {
-					i = j
-					continue
-				}
-			default:
-				if ac&acBreak != 0 {
-					brk = true
-				}
+			if c == ' ' { // the most common gap, kept inline for speed
+				i++
+				continue
 			}
-			i++
+			i, brk, nl = asciiGap(s, i, brk, nl)
 			continue
 		}
-		r, size := utf8.DecodeRuneInString(s[i:])
-		switch sc := scriptOf(r); {
-		case sc == scSingle:
-			j := i + size
-			for j < n {
-				r2, sz2 := utf8.DecodeRuneInString(s[j:])
-				if r2 < utf8.RuneSelf || !unicode.IsMark(r2) {
-					break
-				}
-				j += sz2
-			}
-			t := token{start: i, end: j, flags: fSingle | fLetter | fNonASCII}
-			if brk {
-				t.flags |= fBreak
-			}
-			toks = append(toks, t)
-			i = j
-			brk, nl = false, 0
-		case sc != scNone:
-			t := scanWord(s, i, sc)
+		var t token
+		var ok bool
+		if t, ok, brk = nonASCIIToken(s, i, brk); ok {
 			if brk {
 				t.flags |= fBreak
 			}
 			toks = append(toks, t)
 			i = t.end
 			brk, nl = false, 0
-		case isEmoji(r):
-			j := scanEmoji(s, i, r, size)
-			t := token{start: i, end: j, flags: fSymbol | fNonASCII}
-			if brk {
-				t.flags |= fBreak
-			}
-			toks = append(toks, t)
-			i = j
-			brk, nl = false, 0
-		default:
-			switch {
-			case r == 0x2028 || r == 0x2029:
-				brk = true
-			case r == utf8.RuneError && size == 1:
-				// invalid UTF-8: a break, so no bigram or phrase surface spans it
-				brk = true
-			case r == 0x2019 || r == 0x2018 || r == 0x201C || r == 0x201D:
-				// typographic quotes do not break a clause
-			case unicode.IsPunct(r):
-				brk = true
-			}
-			i += size
+			continue
 		}
+		i = t.end
 	}
 	return toks
+}
+
+// asciiGap steps over the ASCII character at s[i], which starts no word: a
+// space, a line end (two in a row break the clause), an HTML tag or entity
+// (skipped whole; a tag breaks) or punctuation. It returns the index after
+// it and the break and line-end state.
+func asciiGap(s string, i int, brk bool, nl int) (next int, brkAfter bool, nlAfter int) {
+	c := s[i]
+	switch c {
+	case ' ', '\t', '\r':
+	case '\n':
+		nl++
+		if nl >= 2 {
+			brk = true
+		}
+	case '<':
+		if j := skipTag(s, i); j > i {
+			return j, true, nl
+		}
+		brk = true
+	case '&':
+		if j := skipEntity(s, i); j > i {
+			return j, brk, nl
+		}
+	default:
+		if asciiClass[c]&acBreak != 0 {
+			brk = true
+		}
+	}
+	return i + 1, brk, nl
+}
+
+// nonASCIIToken reads the token that starts at the rune at s[i] (outside
+// ASCII): one rune of a script written without spaces (with its marks), a
+// word, or an emoji cluster; ok is false when the rune starts none, and
+// t.end is then the index after it. brk says whether a clause break
+// precedes; a rune that starts no token may set it.
+func nonASCIIToken(s string, i int, brk bool) (t token, ok bool, brkAfter bool) {
+	n := len(s)
+	r, size := utf8.DecodeRuneInString(s[i:])
+	switch sc := scriptOf(r); {
+	case sc == scSingle:
+		j := i + size
+		for j < n {
+			r2, sz2 := utf8.DecodeRuneInString(s[j:])
+			if r2 < utf8.RuneSelf || !unicode.IsMark(r2) {
+				break
+			}
+			j += sz2
+		}
+		return token{start: i, end: j, flags: fSingle | fLetter | fNonASCII}, true, brk
+	case sc != scNone:
+		return scanWord(s, i, sc), true, brk
+	case isEmoji(r):
+		return token{start: i, end: scanEmoji(s, i, r, size), flags: fSymbol | fNonASCII}, true, brk
+	}
+	switch {
+	case r == 0x2028 || r == 0x2029:
+		brk = true
+	case r == utf8.RuneError && size == 1:
+		// invalid UTF-8: a break, so no bigram or phrase surface spans it
+		brk = true
+	case r == 0x2019 || r == 0x2018 || r == 0x201C || r == 0x201D:
+		// typographic quotes do not break a clause
+	case unicode.IsPunct(r):
+		brk = true
+	}
+	return token{end: i + size}, false, brk
 }
 
 // scanWord scans a word token of script class sc starting at s[i].
@@ -226,7 +236,6 @@ func scanWord(s string, i int, sc uint8) token {
 	var fl uint16
 	prevLetter, prevDigit := false, false
 	onlyLetters := true // for scheme:// detection
-loop:
 	for i < n {
 		c := s[i]
 		if c < utf8.RuneSelf {
@@ -250,38 +259,22 @@ loop:
 				i++
 				continue
 			}
-			switch {
-			case ac&acJoiner != 0:
-				if c == ':' && onlyLetters && sc == scWord && i-start >= 2 && i-start <= 16 &&
-					i+3 < n && s[i+1] == '/' && s[i+2] == '/' && !isURLStop(s[i+3]) {
-					return scanURL(s, start, i+3)
-				}
-				k := i + 1
-				if c == ':' && k < n && s[k] == ':' {
-					k++
-				}
-				if sameScriptAlnumAt(s, k, sc) {
-					fl |= fJoiner
-					onlyLetters = false
-					i = k
-					prevLetter, prevDigit = false, false
-					continue
-				}
-			case c == '\'':
-				if prevLetter && letterAt(s, i+1, sc) {
-					fl |= fApos
-					onlyLetters = false
-					i++
-					continue
-				}
-			case c == ',':
-				if prevDigit && i+1 < n && asciiClass[s[i+1]]&acDigit != 0 {
-					fl |= fComma
-					i++
-					continue
-				}
+			if c == ':' && onlyLetters && sc == scWord && i-start >= 2 && i-start <= 16 &&
+				i+3 < n && s[i+1] == '/' && s[i+2] == '/' && !isURLStop(s[i+3]) {
+				return scanURL(s, start, i+3)
 			}
-			break loop
+			if ac&acJoiner == 0 && c != '\'' && c != ',' {
+				break // the common word end (a space, punctuation), without a call
+			}
+			k, f := joinASCII(s, i, c, ac, sc, prevLetter, prevDigit)
+			if f == 0 {
+				break
+			}
+			fl |= f
+			onlyLetters = onlyLetters && f == fComma
+			prevLetter, prevDigit = f == fApos, f == fComma
+			i = k
+			continue
 		}
 		r, size := utf8.DecodeRuneInString(s[i:])
 		if r >= 0xAC00 && r <= 0xD7A3 { // a Hangul syllable, without the table lookups below
@@ -293,42 +286,78 @@ loop:
 			i += size
 			continue
 		}
-		if r == 0x2019 { // ’ as an apostrophe
-			if prevLetter && letterAt(s, i+size, sc) {
-				fl |= fApos | fNonASCII
-				onlyLetters = false
-				i += size
-				continue
-			}
+		f, letter, digit := wordRune(s, i, r, size, sc, prevLetter)
+		if f == 0 {
 			break
 		}
-		if unicode.IsMark(r) || r == 0x200D || r == 0x200C {
-			fl |= fNonASCII
-			i += size
-			continue
-		}
-		rs := scriptOf(r)
-		if rs != sc || rs == scSingle {
-			break
-		}
-		fl |= fNonASCII
-		switch {
-		case unicode.IsDigit(r):
-			fl |= fDigit
-			prevLetter, prevDigit = false, true
+		fl |= f
+		if r == 0x2019 {
 			onlyLetters = false
-		default:
-			fl |= fLetter
-			if unicode.IsUpper(r) {
-				fl |= fUpper
-			} else if unicode.IsLower(r) {
-				fl |= fLower
-			}
-			prevLetter, prevDigit = true, false
+		} else if letter || digit {
+			prevLetter, prevDigit = letter, digit
+			onlyLetters = onlyLetters && !digit
 		}
 		i += size
 	}
 	return token{start: start, end: i, flags: fl}
+}
+
+// joinASCII reports whether the ASCII character c at s[i], not a letter or
+// digit, joins the word being scanned: a joiner (- _ . / = : or ::) before
+// a letter or digit of the word's script, an apostrophe between letters, a
+// comma between digits. It returns the index after it and the flag it sets
+// (fJoiner, fApos or fComma), or flag 0 when the word ends at c.
+func joinASCII(s string, i int, c byte, ac uint8, sc uint8, prevLetter, prevDigit bool) (next int, flag uint16) {
+	n := len(s)
+	switch {
+	case ac&acJoiner != 0:
+		k := i + 1
+		if c == ':' && k < n && s[k] == ':' {
+			k++
+		}
+		if sameScriptAlnumAt(s, k, sc) {
+			return k, fJoiner
+		}
+	case c == '\'':
+		if prevLetter && letterAt(s, i+1, sc) {
+			return i + 1, fApos
+		}
+	case c == ',':
+		if prevDigit && i+1 < n && asciiClass[s[i+1]]&acDigit != 0 {
+			return i + 1, fComma
+		}
+	}
+	return i, 0
+}
+
+// wordRune reports whether the rune r (of size bytes) at s[i], outside
+// ASCII and not a Hangul syllable, continues a word of script class sc, and
+// returns the flags it adds (0 when the word ends at it) and whether it is
+// a letter or a digit (neither for a combining mark, a zero-width joiner or
+// a typographic apostrophe).
+func wordRune(s string, i int, r rune, size int, sc uint8, prevLetter bool) (flags uint16, letter, digit bool) {
+	if r == 0x2019 { // ’ as an apostrophe
+		if prevLetter && letterAt(s, i+size, sc) {
+			return fApos | fNonASCII, false, false
+		}
+		return 0, false, false
+	}
+	if unicode.IsMark(r) || r == 0x200D || r == 0x200C {
+		return fNonASCII, false, false
+	}
+	if rs := scriptOf(r); rs != sc || rs == scSingle {
+		return 0, false, false
+	}
+	if unicode.IsDigit(r) {
+		return fNonASCII | fDigit, false, true
+	}
+	flags = fNonASCII | fLetter
+	if unicode.IsUpper(r) {
+		flags |= fUpper
+	} else if unicode.IsLower(r) {
+		flags |= fLower
+	}
+	return flags, true, false
 }
 
 // sameScriptAlnumAt reports whether s[k] starts a letter or digit of class sc.
