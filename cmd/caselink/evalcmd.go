@@ -69,6 +69,52 @@ func (env *env) eval(c *cli.Context) error {
 	if c.Bool("compare") {
 		return env.evalCompare(c, b)
 	}
+	if err := checkEvalFlags(c); err != nil {
+		return err
+	}
+	in, err := readEvalInputs(c)
+	if err != nil {
+		return err
+	}
+	lib, err := env.loadLibrary(c)
+	if err != nil {
+		return err
+	}
+	if c.Bool("grid") {
+		return env.evalGrid(c, b, lib.Cases, in.qs, in.rel, in.themes)
+	}
+	ix, err := similarity.BuildCases(lib.Cases, similarity.DefaultConfig())
+	if err != nil {
+		return usageError{err}
+	}
+	if err := eval.CheckSet(ix, in.qs, in.rel); err != nil {
+		return usageError{err}
+	}
+	row, _ := eval.Run(ix, in.qs, in.rel, c.Int("k"))
+	row.Name = "caselink"
+	var curve *eval.DupesCurve
+	if len(in.rel) > 0 {
+		dc := eval.MeasureDupes(ix, in.rel, c.Int("k"))
+		curve, row.DupesPR = &dc, dc.Table
+	}
+	if in.base != nil {
+		cs := eval.Compare(in.base[0], row, b)
+		if len(cs) == 0 {
+			return usagef("%s shares no judged query or subject with this run", c.String("baseline"))
+		}
+		return eval.WriteComparison(env.stdout, in.base[0].Name+" ("+c.String("baseline")+")", "this run", cs, b)
+	}
+	if plotPath := c.String("plot"); plotPath != "" {
+		if err := plotDupes(plotPath, *curve, c.Float64("threshold")); err != nil {
+			return fmt.Errorf("--plot %s: %w", plotPath, err)
+		}
+	}
+	return env.writeEvalRun(c, b, row, curve)
+}
+
+// checkEvalFlags refuses combinations of eval's flags that make no sense,
+// before any file is read.
+func checkEvalFlags(c *cli.Context) error {
 	switch {
 	case c.Args().Len() > 0:
 		return usagef("unexpected arguments %q (did you mean --compare A.json B.json?)", c.Args().Slice())
@@ -96,64 +142,46 @@ func (env *env) eval(c *cli.Context) error {
 	case plotPath != "" && !strings.HasSuffix(strings.ToLower(plotPath), ".png"):
 		return usagef("--plot %q: the plot is a PNG, name it FILE.png", plotPath)
 	}
-	var qs []eval.Query
-	var rel eval.Judgments
-	var themes eval.Themes
-	var base []eval.Row
-	var err error
+	return nil
+}
+
+// evalInputs are the judged sets and the saved run eval's flags name.
+type evalInputs struct {
+	qs     []eval.Query
+	rel    eval.Judgments
+	themes eval.Themes
+	base   []eval.Row
+}
+
+// readEvalInputs reads the files of --queries, --related, --themes and
+// --baseline that are given.
+func readEvalInputs(c *cli.Context) (in evalInputs, err error) {
 	if f := c.String("queries"); f != "" {
-		if qs, err = eval.ReadQueries(f); err != nil {
-			return usageError{err}
+		if in.qs, err = eval.ReadQueries(f); err != nil {
+			return in, usageError{err}
 		}
 	}
 	if f := c.String("related"); f != "" {
-		if rel, err = eval.ReadPairs(f); err != nil {
-			return usageError{err}
+		if in.rel, err = eval.ReadPairs(f); err != nil {
+			return in, usageError{err}
 		}
 	}
 	if f := c.String("themes"); f != "" {
-		if themes, err = eval.ReadThemes(f); err != nil {
-			return usageError{err}
+		if in.themes, err = eval.ReadThemes(f); err != nil {
+			return in, usageError{err}
 		}
 	}
 	if f := c.String("baseline"); f != "" {
-		if base, err = readOneRun(f); err != nil {
-			return err
+		if in.base, err = readOneRun(f); err != nil {
+			return in, err
 		}
 	}
-	lib, err := env.loadLibrary(c)
-	if err != nil {
-		return err
-	}
-	if c.Bool("grid") {
-		return env.evalGrid(c, b, lib.Cases, qs, rel, themes)
-	}
-	ix, err := similarity.BuildCases(lib.Cases, similarity.DefaultConfig())
-	if err != nil {
-		return usageError{err}
-	}
-	if err := eval.CheckSet(ix, qs, rel); err != nil {
-		return usageError{err}
-	}
-	row, _ := eval.Run(ix, qs, rel, c.Int("k"))
-	row.Name = "caselink"
-	var curve *eval.DupesCurve
-	if len(rel) > 0 {
-		dc := eval.MeasureDupes(ix, rel, c.Int("k"))
-		curve, row.DupesPR = &dc, dc.Table
-	}
-	if base != nil {
-		cs := eval.Compare(base[0], row, b)
-		if len(cs) == 0 {
-			return usagef("%s shares no judged query or subject with this run", c.String("baseline"))
-		}
-		return eval.WriteComparison(env.stdout, base[0].Name+" ("+c.String("baseline")+")", "this run", cs, b)
-	}
-	if plotPath != "" {
-		if err := plotDupes(plotPath, *curve, c.Float64("threshold")); err != nil {
-			return fmt.Errorf("--plot %s: %w", plotPath, err)
-		}
-	}
+	return in, nil
+}
+
+// writeEvalRun prints one run: JSON, or the table, the intervals and the
+// dupes thresholds.
+func (env *env) writeEvalRun(c *cli.Context, b eval.Bootstrap, row eval.Row, curve *eval.DupesCurve) error {
 	if c.Bool("json") {
 		return eval.WriteJSON(env.stdout, []eval.Row{row})
 	}

@@ -117,10 +117,53 @@ func jsonLinks(out relateOutput) map[string][]relateLink {
 
 func (env *env) relate(c *cli.Context) error {
 	top, minScore := c.Int("top"), c.Float64("min-score")
-	if err := curate.CheckTop("--top", top); err != nil {
+	if err := checkRelateFlags(c); err != nil {
+		return err
+	}
+	lib, ix, err := env.buildIndex(c)
+	if err != nil {
+		return err
+	}
+	policy := curate.LinkPolicy{Replace: c.Bool("replace"), Symmetric: c.Bool("symmetric")}
+	var found [][]similarity.Hit
+	if c.IsSet("only") || c.Bool("new") {
+		if policy.Only, err = env.onlyCases(c, ix); err != nil {
+			return err
+		}
+		found = make([][]similarity.Hit, ix.Len())
+		for _, d := range policy.Only {
+			found[d] = ix.Related(d, top, minScore)
+		}
+	} else {
+		p := env.newProgress("relate", ix.Len())
+		found = ix.AllRelated(top, minScore, p.update)
+		p.done()
+	}
+	plan := curate.ProposeLinks(ix, found, policy)
+	out := relateReport(ix, found, plan)
+	if c.Bool("write") {
+		return env.writeRelated(c, lib, plan.Changed(ix), out)
+	}
+	if c.Bool("json") {
+		fmt.Fprintf(env.stderr, "dry run: %d to add, %d to remove; run with --write to write them\n", out.Add, out.Remove)
+		return writeJSON(env.stdout, jsonLinks(out))
+	}
+	if err := env.printLinks(ix, out); err != nil {
+		return err
+	}
+	if out.Add == 0 {
+		env.noLinkHint(ix, found, policy, minScore)
+	}
+	return nil
+}
+
+// checkRelateFlags refuses bad values and a --write that cannot write,
+// before the library is read.
+func checkRelateFlags(c *cli.Context) error {
+	if err := curate.CheckTop("--top", c.Int("top")); err != nil {
 		return usageError{err}
 	}
-	if err := curate.CheckScore("--min-score", minScore); err != nil {
+	if err := curate.CheckScore("--min-score", c.Float64("min-score")); err != nil {
 		return usageError{err}
 	}
 	if c.Args().Present() {
@@ -136,77 +179,57 @@ func (env *env) relate(c *cli.Context) error {
 			return usagef("--write cannot write the embedded seed cases: give your library with --cases")
 		}
 	}
-	lib, ix, err := env.buildIndex(c)
-	if err != nil {
-		return err
-	}
-	policy := curate.LinkPolicy{Replace: c.Bool("replace"), Symmetric: c.Bool("symmetric")}
-	var found [][]similarity.Hit
-	if c.IsSet("only") || c.Bool("new") {
-		policy.Only = []int{}
-		for _, id := range c.StringSlice("only") {
-			d, ok := ix.Lookup(id)
-			if !ok {
-				return usagef("--only: no case with id %q", id)
-			}
-			if !slices.Contains(policy.Only, d) {
-				policy.Only = append(policy.Only, d)
-			}
+	return nil
+}
+
+// onlyCases returns the cases --only names and, with --new, those without
+// related links, each once, in that order.
+func (env *env) onlyCases(c *cli.Context, ix *similarity.Index) ([]int, error) {
+	only := []int{}
+	for _, id := range c.StringSlice("only") {
+		d, ok := ix.Lookup(id)
+		if !ok {
+			return nil, usagef("--only: no case with id %q", id)
 		}
-		if c.Bool("new") {
-			fresh := 0
-			for d := range ix.Len() {
-				if len(ix.Case(d).Related) == 0 {
-					fresh++
-					if !slices.Contains(policy.Only, d) {
-						policy.Only = append(policy.Only, d)
-					}
+		if !slices.Contains(only, d) {
+			only = append(only, d)
+		}
+	}
+	if c.Bool("new") {
+		fresh := 0
+		for d := range ix.Len() {
+			if len(ix.Case(d).Related) == 0 {
+				fresh++
+				if !slices.Contains(only, d) {
+					only = append(only, d)
 				}
 			}
-			if fresh == 0 {
-				fmt.Fprintln(env.stderr, "caselink: --new: every case already has related links")
-			}
 		}
-		found = make([][]similarity.Hit, ix.Len())
-		for _, d := range policy.Only {
-			found[d] = ix.Related(d, top, minScore)
+		if fresh == 0 {
+			fmt.Fprintln(env.stderr, "caselink: --new: every case already has related links")
 		}
-	} else {
-		p := env.newProgress("relate", ix.Len())
-		found = ix.AllRelated(top, minScore, p.update)
-		p.done()
 	}
-	plan := curate.ProposeLinks(ix, found, policy)
-	out := relateReport(ix, found, plan)
-	if c.Bool("write") {
-		changed := plan.Changed(ix)
-		if env.table != nil {
-			return env.writeTableRelated(c, changed, out)
-		}
-		files, err := caselib.WriteRelated(lib, changed)
-		if err != nil {
-			return failure{err}
-		}
-		msg := fmt.Sprintf("updated related of %d case(s) in %d file(s): %d link(s) added, %d removed\n",
-			len(changed), len(files), out.Add, out.Remove)
-		if !c.Bool("json") {
-			fmt.Fprint(env.stdout, msg)
-			return nil
-		}
-		fmt.Fprint(env.stderr, msg)
-		return writeJSON(env.stdout, jsonLinks(out))
+	return only, nil
+}
+
+// writeRelated writes the changed related lists into the library's files
+// (or its table) and reports what it wrote.
+func (env *env) writeRelated(c *cli.Context, lib *caselib.Library, changed map[string][]string, out relateOutput) error {
+	if env.table != nil {
+		return env.writeTableRelated(c, changed, out)
 	}
-	if c.Bool("json") {
-		fmt.Fprintf(env.stderr, "dry run: %d to add, %d to remove; run with --write to write them\n", out.Add, out.Remove)
-		return writeJSON(env.stdout, jsonLinks(out))
+	files, err := caselib.WriteRelated(lib, changed)
+	if err != nil {
+		return failure{err}
 	}
-	if err := env.printLinks(ix, out); err != nil {
-		return err
+	msg := fmt.Sprintf("updated related of %d case(s) in %d file(s): %d link(s) added, %d removed\n",
+		len(changed), len(files), out.Add, out.Remove)
+	if !c.Bool("json") {
+		fmt.Fprint(env.stdout, msg)
+		return nil
 	}
-	if out.Add == 0 {
-		env.noLinkHint(ix, found, policy, minScore)
-	}
-	return nil
+	fmt.Fprint(env.stderr, msg)
+	return writeJSON(env.stdout, jsonLinks(out))
 }
 
 // relateReport lists the subject cases and every case whose related list
