@@ -60,8 +60,8 @@
 //  7. Synonyms (synonyms.go, data in synonyms.txt). Whenever a member of an
 //     equivalence group occurs — a word or a phrase, matched after
 //     lower-casing, splitting and stemming — the group's canonical term is
-//     emitted as well: "k8s" → kubernet, "out-of-memory" → oom, "LB" →
-//     loadbalanc, "rate limited" → 429. Cases and queries get the same
+//     emitted as well: "k8s" → kubernet, "out-of-memory" → oom, "db" →
+//     databas, "rate limited" → 429. Cases and queries get the same
 //     treatment, so both sides meet on the canonical.
 //  8. Bigrams (off by default): adjacent content words also emit "a b"
 //     ("connection pool" → "connect pool", Surface "connection pool").
