@@ -22,6 +22,9 @@ import (
 // so a lower default would add many wrong links; -v prints both figures.
 // Skips when ../shared is absent (fails with CASELINK_REQUIRE_SHARED=1).
 func TestRelateThresholdAcrossSizes(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds about 500 indexes of the judged incidents: run without -short")
+	}
 	min := curate.RelateMinScore
 	for _, s := range []struct{ cases, rel string }{
 		{sharedtest.Path("data/incidents-judged/cases"), sharedtest.Path("data/incidents-judged/related.tsv")},
