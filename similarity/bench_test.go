@@ -148,6 +148,23 @@ func BenchmarkMatch(b *testing.B) {
 	})
 }
 
+// BenchmarkMatchTitles matches the titles of 200 cases spread over the
+// library, one a iteration, as `caselink bench` does without a query file:
+// short pastes, each with its own case among the hits.
+func BenchmarkMatchTitles(b *testing.B) {
+	family(b, func(b *testing.B, c corpus) {
+		ix := c.index(b)
+		var texts []string
+		for i := 0; i < ix.Len(); i += max(1, ix.Len()/200) {
+			texts = append(texts, ix.Case(i).Title.EN)
+		}
+		b.ResetTimer()
+		for i := range b.N {
+			ix.Match(Query{Text: texts[i%len(texts)], K: 10})
+		}
+	})
+}
+
 // BenchmarkRelated relates one case after another (a different case each
 // iteration, cycling through the library).
 func BenchmarkRelated(b *testing.B) {
@@ -219,4 +236,13 @@ func BenchmarkReindex(b *testing.B) {
 		}
 		b.ReportMetric(float64(len(docs)), "cases")
 	})
+}
+
+// CASELINK_TRAVERSAL=maxscore makes every search take the term-at-a-time
+// MaxScore traversal instead of the block-max one, so that one test binary
+// can time both (run it twice and compare with benchstat).
+func init() {
+	if os.Getenv("CASELINK_TRAVERSAL") == "maxscore" {
+		useBlocks = func(*search) bool { return false }
+	}
 }

@@ -67,14 +67,19 @@
 // Duplicates on the seed cases.
 //
 // [Index] keeps the vectors of all cases in contiguous arrays and an inverted
-// index from (term, view) to postings. Top-k is exact: scores are accumulated
-// term at a time, largest contributions first, and low-impact terms are only
-// read for the candidates that can still reach the top k (a MaxScore-style
-// bound that never changes the result). Ties break by case id. A search is
-// a short driver over named phases (see pass in search.go): order the terms
-// by their upper bounds, accumulate postings up to the cut, screen the
-// touched cases through the filter and the date prior, complete the
-// candidates, and rescore the winners exactly.
+// index from (term, view) to postings. Top-k is exact, and pruning never
+// changes a result. Case-to-case searches (relate, dupes, the second stage
+// of match) accumulate scores term at a time, largest contributions first,
+// and read low-impact terms only for the candidates that can still reach
+// the top k (MaxScore). A paste is searched by block-max MaxScore instead
+// (blockmax.go): postings keep the largest weight of each block of 64, and
+// in each window of cases only the terms whose bounds there can still lift
+// a case to the k-th best are read in full, so the long postings of common
+// words are mostly skipped. Ties break by case id. A search is a short
+// driver over named phases (see pass in search.go): order the terms by their
+// upper bounds, accumulate postings up to the cut (or walk the windows),
+// screen the touched cases through the filter and the date prior, complete
+// the candidates, and rescore the winners exactly.
 //
 // What does not live here: the case model, reading and writing case files,
 // case dates and the curators' duplicate decisions (package

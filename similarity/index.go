@@ -56,6 +56,10 @@ type Index struct {
 	// with their weights in mw.pval and rw.pval.
 	pstart []int
 	pdoc   []uint32
+	// bstart[k] is the first block of key k's postings; blocks of
+	// blockSize postings carry their largest weight in weights.bmax (see
+	// blockmax.go).
+	bstart []uint32
 
 	tagRules map[string][]tagRule // first word of a tag → tags that start with it
 
@@ -331,6 +335,7 @@ type weights struct {
 	pval  []float32
 	vnorm []float32
 	pmax  []float32
+	bmax  []float32 // per block of postings, the largest of pval (pastes' weights only)
 }
 
 // normalize divides each view of each case by max(‖x‖, s·p + (1−s)·‖x‖),
@@ -489,6 +494,8 @@ func (ix *Index) buildPostings() {
 			}
 		}
 	}
+	ix.buildBlocks()
+	ix.mw.bmax = ix.blockMax(ix.mw.pval)
 	ix.rel.maxScaled(ix)
 	if ix.exp != ix.rel {
 		ix.exp.maxScaled(ix)

@@ -199,3 +199,55 @@ func TestNeighbourBarChangesNothing(t *testing.T) {
 		}
 	}
 }
+
+// The block-max traversal of pastes must give a brute-force scan's answer
+// whatever the window size (many windows, and blocks that cross them), with
+// a filter and a score floor, in one piece and split over ranges of cases;
+// and whole matches must come out the same, ids and scores, as by the
+// term-at-a-time traversal.
+func TestBlockMaxIsExact(t *testing.T) {
+	ix, err := BuildCases(synthLibrary(1500, 11), DefaultConfig())
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer func(w, pm int, u func(*search) bool) { windowSize, parallelMin, useBlocks = w, pm, u }(windowSize, parallelMin, useBlocks)
+	r := rand.New(rand.NewPCG(5, 5))
+	for _, ws := range []int{64, 320, 1024} {
+		windowSize = ws
+		for i := range 60 {
+			parallelMin = []int{20000, 100}[i%2]
+			c := ix.Case(r.IntN(ix.Len()))
+			text := c.Title.EN
+			if i%3 == 0 {
+				text += " " + c.Summary.EN
+			}
+			p := ix.analyzePaste(text)
+			k := []int{1, 5, 17}[i%3]
+			minScore := []float64{0, 0, 0.05}[i%3]
+			odd := func(d int) bool { return d%2 == 1 }
+			accept := []func(int) bool{nil, odd}[i/2%2]
+			useBlocks = func(s *search) bool { return s.prof == nil }
+			got := ix.search(&search{q: p.q, k: k, minScore: minScore, accept: accept})
+			var want []Hit
+			for d := range ix.Len() {
+				if accept != nil && !accept(d) {
+					continue
+				}
+				if s := ix.exact(p.q, d, nil); s > 0 && s >= minScore {
+					want = append(want, Hit{Doc: d, ID: ix.Case(d).ID, Score: s})
+				}
+			}
+			sortHits(want)
+			want = want[:min(k, len(want))]
+			if fmt.Sprint(hitIDs(got)) != fmt.Sprint(hitIDs(want)) {
+				t.Fatalf("window %d, paste %d: block-max %v, brute force %v", ws, i, hitIDs(got), hitIDs(want))
+			}
+			with := ix.Match(Query{Text: text, K: 10})
+			useBlocks = func(*search) bool { return false }
+			without := ix.Match(Query{Text: text, K: 10})
+			if fmt.Sprint(with.Hits) != fmt.Sprint(without.Hits) {
+				t.Fatalf("window %d, paste %d:\nblock-max  %v\nterm-at-a-time %v", ws, i, with.Hits, without.Hits)
+			}
+		}
+	}
+}

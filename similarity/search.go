@@ -27,6 +27,12 @@ type scorer struct {
 	cands   []cand
 	dense   []float32 // tail weights by key, for completing candidates
 	mark    []bool    // candidates, by case, while their sums are finished
+	// The block-max traversal's: cursors, their cumulated window bounds, a
+	// window's accumulator and the set of its cases touched.
+	curs  []cursor
+	cum   []float64
+	wacc  []float32
+	wbits []uint64
 }
 
 // cand is a case still in the running after the first phase of a search.
@@ -98,6 +104,12 @@ func (ix *Index) run(sc *scorer, s *search) []Hit {
 	}
 	p := pass{ix: ix, sc: sc, wt: ix.weightsFor(s.prof), tail: sc.tail[:0], top: topHeap{k: s.k + extraHits}}
 	p.orderTerms(s)
+	if useBlocks(s) {
+		p.runBlocks(s)
+		hits := p.top.h
+		p.release()
+		return ix.rescore(s, hits)
+	}
 	p.accumulate(s)
 	p.screen(s)
 	if p.cut < len(p.order) {

@@ -1,0 +1,274 @@
+package similarity
+
+import (
+	"math"
+	"math/bits"
+	"slices"
+)
+
+// Block-max MaxScore: the traversal of a search, document at a time over
+// windows of cases.
+//
+// Each key's postings are cut into blocks of blockSize, and for every block
+// the index keeps the largest weight in it (weights.bmax). A paste search
+// walks the cases in windows of windowSize. In each window a term can
+// add at most its weight times the largest block maximum of its postings in
+// the window, and nothing when it has no posting there. The terms are taken
+// smallest global bound first; those whose window bounds sum to less than
+// the bar (the k-th best score so far) are non-essential there: a case that
+// only they touch cannot reach the top k. The essential terms' postings are
+// accumulated into a window-sized accumulator; each case they touch is then
+// completed from the non-essential terms, largest first, reading their
+// postings by galloping and stopping as soon as what is left cannot lift the
+// case to the bar. A window whose bounds sum to less than the bar is skipped
+// whole. A common word weighs little in a paste and most windows of a rare
+// word hold none of its postings, so most postings of common words are
+// never read. The answer is exact: what is skipped could not reach the bar.
+
+// blockSize is the number of postings a block maximum covers.
+const blockSize = 64
+
+// windowSize is the number of cases a window spans, a multiple of 64. (A
+// variable so that tests can cross many windows on a small library.)
+var windowSize = 1024
+
+// buildBlocks sets bstart, the first block of each key.
+func (ix *Index) buildBlocks() {
+	nkeys := len(ix.pstart) - 1
+	ix.bstart = make([]uint32, nkeys+1)
+	for k := range nkeys {
+		n := ix.pstart[k+1] - ix.pstart[k]
+		ix.bstart[k+1] = ix.bstart[k] + uint32((n+blockSize-1)/blockSize)
+	}
+}
+
+// blockMax returns the largest of vals in every block of every key.
+func (ix *Index) blockMax(vals []float32) []float32 {
+	nkeys := len(ix.pstart) - 1
+	out := make([]float32, ix.bstart[nkeys])
+	for k := range nkeys {
+		lo, hi := ix.pstart[k], ix.pstart[k+1]
+		b := ix.bstart[k]
+		for j := lo; j < hi; j += blockSize {
+			e := min(hi, j+blockSize)
+			var m float32
+			for p := j; p < e; p++ {
+				m = max(m, vals[p])
+			}
+			out[b] = m
+			b++
+		}
+	}
+	return out
+}
+
+// cursor is one query term's place in its postings during a block-max run.
+type cursor struct {
+	key      uint32
+	w        float32 // the term's query weight
+	wd       float64 // the same, for bounds
+	pos, end int     // next posting, end of the postings (absolute)
+	base     int     // first posting of the key
+	bbase    uint32  // first block of the key
+	ub       float64 // bound of the term in the current window
+}
+
+// seek moves c to its first posting of a case ≥ d (galloping).
+func (c *cursor) seek(pdoc []uint32, d uint32) {
+	if c.pos >= c.end || pdoc[c.pos] >= d {
+		return
+	}
+	lo, step := c.pos, 1
+	hi := lo + 1
+	for hi < c.end && pdoc[hi] < d {
+		lo = hi
+		hi += step
+		step *= 2
+	}
+	hi = min(hi, c.end)
+	// pdoc[lo] < d; the first ≥ d is in (lo, hi].
+	i, _ := slices.BinarySearch(pdoc[lo+1:hi], d)
+	c.pos = lo + 1 + i
+}
+
+// windowBound is the most c can add in the window [lo, hi): its weight
+// times the largest block maximum of its postings there.
+func (c *cursor) windowBound(pdoc []uint32, bmax []float32, lo, hi uint32) float64 {
+	c.seek(pdoc, lo)
+	if c.pos >= c.end || pdoc[c.pos] >= hi {
+		return 0
+	}
+	rel := c.pos - c.base
+	b := c.bbase + uint32(rel/blockSize)
+	m := bmax[b]
+	// Further blocks whose first posting is still in the window.
+	for next := c.base + (rel/blockSize+1)*blockSize; next < c.end && pdoc[next] < hi; next += blockSize {
+		b++
+		m = max(m, bmax[b])
+	}
+	return c.wd * float64(m)
+}
+
+// runBlocks is the block-max traversal of the paste search s (see the top
+// of this file), filling p.top.
+func (p *pass) runBlocks(s *search) {
+	ix, sc := p.ix, p.sc
+	from, to := uint32(s.from), uint32(s.to)
+	if s.to == 0 {
+		to = uint32(len(ix.cases))
+	}
+	// Cursors in ascending order of their global bound (p.order is
+	// descending), so that the non-essential terms are a prefix.
+	curs := sc.curs[:0]
+	for i := len(p.order) - 1; i >= 0; i-- {
+		t := p.order[i]
+		if lo, hi := ix.span(t.key, s); lo < hi {
+			curs = append(curs, cursor{key: t.key, w: t.w, wd: float64(t.w), pos: lo, end: hi,
+				base: ix.pstart[t.key], bbase: ix.bstart[t.key]})
+		}
+	}
+	if len(sc.wacc) < windowSize {
+		sc.wacc = make([]float32, windowSize)
+		sc.wbits = make([]uint64, windowSize/64)
+	}
+	if len(sc.dense) < len(ix.pstart)-1 {
+		sc.dense = make([]float32, len(ix.pstart)-1)
+	}
+	w := blockWindow{p: p, s: s, curs: curs, cum: slices.Grow(sc.cum[:0], len(curs))[:len(curs)], theta: p.theta}
+	for lo := from; lo < to; lo += uint32(windowSize) {
+		w.run(lo, min(to, lo+uint32(windowSize)))
+	}
+	p.theta = w.theta
+	sc.curs, sc.cum = curs[:0], w.cum[:0]
+}
+
+// blockWindow is the state of runBlocks carried from window to window.
+type blockWindow struct {
+	p     *pass
+	s     *search
+	curs  []cursor  // ascending global bound
+	cum   []float64 // cum[i]: the window bounds of curs[:i+1], summed
+	theta float64   // the bar
+}
+
+// run scores the cases of the window [lo, hi) that can reach the bar.
+func (w *blockWindow) run(lo, hi uint32) {
+	p, curs, cum := w.p, w.curs, w.cum
+	ix, sc, wt := p.ix, p.sc, p.wt
+	pdoc, vals, vnorm, bmax := ix.pdoc, wt.pval, wt.vnorm, wt.bmax
+	acc, bitset, dense := sc.wacc, sc.wbits, sc.dense
+	// Window bounds, and the cut ne between the non-essential terms
+	// curs[:ne] and the essential ones.
+	var sum float64
+	ne := len(curs)
+	for i := range curs {
+		c := &curs[i]
+		c.ub = c.windowBound(pdoc, bmax, lo, hi)
+		sum += c.ub
+		cum[i] = sum
+		if ne == len(curs) && sum >= w.theta-slack {
+			ne = i
+		}
+	}
+	if ne == len(curs) {
+		return // no case of the window can reach the bar
+	}
+	for i := ne; i < len(curs); i++ {
+		c := &curs[i]
+		if c.ub == 0 {
+			continue
+		}
+		j := c.pos
+		for ; j < c.end && pdoc[j] < hi; j++ {
+			x := pdoc[j] - lo
+			acc[x] += c.w * vals[j]
+			bitset[x>>6] |= 1 << (x & 63)
+		}
+		c.pos = j
+	}
+	// The non-essential terms with postings here: their bound for a case
+	// is the smaller of their window bounds summed and, by Cauchy–Schwarz,
+	// their norm times the case's norm. A case whose vector is shorter
+	// than they are many is completed from its vector instead of by
+	// seeking their postings.
+	var neBound, n2 float64
+	active := 0
+	for i := range ne {
+		if c := &curs[i]; c.ub > 0 {
+			active++
+			dense[c.key] = c.w
+			n2 += c.wd * c.wd
+		}
+	}
+	if ne > 0 {
+		neBound = cum[ne-1]
+	}
+	neNorm := math.Sqrt(n2)
+	for wi, word := range bitset[:(hi-lo+63)/64] {
+		if word == 0 {
+			continue
+		}
+		bitset[wi] = 0
+		for word != 0 {
+			x := uint32(wi*64 + bits.TrailingZeros64(word))
+			word &= word - 1
+			a := acc[x]
+			acc[x] = 0
+			doc := lo + x
+			score := float64(a)
+			if active > 0 && score+min(neBound, neNorm*float64(vnorm[doc])) < w.theta-slack {
+				continue
+			}
+			if w.s.accept != nil && !w.s.accept(int(doc)) {
+				continue
+			}
+			if active > 0 {
+				if vl := ix.vstart[doc+1] - ix.vstart[doc]; vl < active {
+					score += ix.dotDense(dense, int(doc), wt)
+				} else {
+					score = w.complete(doc, a, ne)
+				}
+			}
+			if score < w.theta-slack {
+				continue
+			}
+			p.top.push(Hit{Doc: int(doc), ID: ix.cases[doc].ID, Score: score})
+			if p.top.full() {
+				w.theta = max(w.theta, p.top.worst().Score*(1-1e-6))
+			}
+		}
+	}
+	for i := range ne {
+		dense[curs[i].key] = 0
+	}
+}
+
+// complete adds to a, case doc's sum over the essential terms, what the
+// non-essential terms curs[:ne] give it, largest bound first, seeking their
+// postings; it returns −1 as soon as what is left cannot lift the case to
+// the bar.
+func (w *blockWindow) complete(doc uint32, a float32, ne int) float64 {
+	pdoc, vals := w.p.ix.pdoc, w.p.wt.pval
+	for i := ne - 1; i >= 0; i-- {
+		if float64(a)+w.cum[i] < w.theta-slack {
+			return -1
+		}
+		c := &w.curs[i]
+		if c.ub == 0 {
+			continue
+		}
+		c.seek(pdoc, doc)
+		if c.pos < c.end && pdoc[c.pos] == doc {
+			a += c.w * vals[c.pos]
+		}
+	}
+	return float64(a)
+}
+
+// useBlocks says whether a search takes the block-max traversal: pastes do.
+// Case-to-case searches (relate, dupes, the second stage of match) keep the
+// term-at-a-time MaxScore one: their queries are whole case vectors, whose
+// window bounds add up far above the bar, so nearly every term is essential
+// in every window and the global cut of MaxScore reads less. (A variable so
+// that tests and benchmarks can compare the two.)
+var useBlocks = func(s *search) bool { return s.prof == nil }
