@@ -14,7 +14,8 @@ import (
 // primary and its connections. Like Lucene's FuzzyQuery with fuzziness
 // AUTO, the number of edits allowed grows with the word (one, two for long
 // words), a transposition counts as one edit, and a corrected word weighs
-// less than the word written right. Numbers, ids and class terms (anything
+// less than the word written right. The first letter must be right, as with
+// Elasticsearch's prefix_length 1. Numbers, ids and class terms (anything
 // but plain letters) are never corrected, nor a word the library has.
 
 // typoWeight is how much a corrected word weighs against the same word
@@ -114,8 +115,8 @@ func commonPrefix(a, b string) int {
 	return n
 }
 
-// nearest returns the canonical id of the library word within maxEdits
-// edits of q (optimal string alignment distance: insertions, deletions,
+// nearest returns the canonical id of the library word with q's first
+// letter within maxEdits edits of q (optimal string alignment distance: insertions, deletions,
 // substitutions and transpositions of neighbours count one each) and its
 // distance: the fewest edits first, then the word more cases use (df), then
 // the word first in byte order. ok is false when no word is near enough.
@@ -131,10 +132,15 @@ func (lx *lexicon) nearest(q string, maxEdits int, df []int32) (canon uint32, di
 	}
 	best := -1
 	bestDist := maxEdits + 1
-	for i := 0; i < len(lx.words); {
+	// Only words with the same first letter: people seldom get the first
+	// letter wrong (Elasticsearch's prefix_length 1), and it spares the
+	// walk nineteen twentieths of the vocabulary.
+	lo, _ := slices.BinarySearch(lx.words, q[:1])
+	hi, _ := slices.BinarySearch(lx.words, string(q[0]+1))
+	for i := lo; i < hi; {
 		w := lx.words[i]
 		start := int(lx.lcp[i])
-		if i == 0 {
+		if i == lo {
 			start = 0
 		}
 		if start > maxDepth {
@@ -180,7 +186,7 @@ func (lx *lexicon) nearest(q string, maxEdits int, df []int32) (canon uint32, di
 		}
 		// Skip every word sharing the hopeless prefix of length pruned.
 		i++
-		for i < len(lx.words) && int(lx.lcp[i]) >= pruned {
+		for i < hi && int(lx.lcp[i]) >= pruned {
 			i++
 		}
 	}

