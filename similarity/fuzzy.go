@@ -1,6 +1,7 @@
 package similarity
 
 import (
+	"math/bits"
 	"slices"
 	"strings"
 	"sync"
@@ -44,14 +45,16 @@ func typoEdits(n int) int {
 }
 
 // lexicon is the library's plain words (analyzed text terms of letters a–z
-// only) in byte order, for the nearest-word search: walking them in order
-// and keeping the edit-distance rows of the shared prefix is a walk of the
-// trie of the words, and a prefix already too far from the paste's word
-// skips every word that starts with it.
+// only) in byte order, with the set of letters of each. A word more than k
+// edits from the paste's word lacks more than k of its letters or has more
+// than k it lacks (an edit adds or removes at most one letter of the set),
+// so comparing two 26-bit sets rules out nearly every word before any edit
+// distance is computed; the first letter and the length narrow the rest.
 type lexicon struct {
 	words []string
 	canon []uint32 // canonical id of each word
-	lcp   []int32  // length of the prefix each word shares with the one before
+	mask  []uint32 // the letters of each word, bit c-'a'
+	size  []uint8  // the length of each word (kept apart: the filters read only mask and size)
 }
 
 // fuzzyState is built the first time a paste needs a correction, so an
@@ -78,13 +81,11 @@ func (ix *Index) buildLexicon() *lexicon {
 	slices.SortFunc(idx, func(a, b int) int { return strings.Compare(ix.voc.terms[ix.craw[a]], ix.voc.terms[ix.craw[b]]) })
 	lx.words = make([]string, len(idx))
 	lx.canon = make([]uint32, len(idx))
-	lx.lcp = make([]int32, len(idx))
+	lx.mask = make([]uint32, len(idx))
+	lx.size = make([]uint8, len(idx))
 	for i, c := range idx {
 		w := ix.voc.terms[ix.craw[c]]
-		lx.words[i], lx.canon[i] = w, uint32(c)
-		if i > 0 {
-			lx.lcp[i] = int32(commonPrefix(lx.words[i-1], w))
-		}
+		lx.words[i], lx.canon[i], lx.mask[i], lx.size[i] = w, uint32(c), letterSet(w), uint8(len(w))
 	}
 	return lx
 }
@@ -105,95 +106,92 @@ func plainWord(t string) bool {
 	return true
 }
 
-func commonPrefix(a, b string) int {
-	n := min(len(a), len(b))
-	for i := range n {
-		if a[i] != b[i] {
-			return i
-		}
+// letterSet returns the set of letters of a plain word, bit c-'a' for c.
+func letterSet(w string) uint32 {
+	var m uint32
+	for i := 0; i < len(w); i++ {
+		m |= 1 << (w[i] - 'a')
 	}
-	return n
+	return m
 }
 
 // nearest returns the canonical id of the library word with q's first
-// letter within maxEdits edits of q (optimal string alignment distance: insertions, deletions,
-// substitutions and transpositions of neighbours count one each) and its
-// distance: the fewest edits first, then the word more cases use (df), then
-// the word first in byte order. ok is false when no word is near enough.
+// letter within maxEdits edits of q (optimal string alignment distance:
+// insertions, deletions, substitutions and transpositions of neighbours
+// count one each) and its distance: the fewest edits first, then the word
+// more cases use (df), then the word first in byte order. ok is false when
+// no word is near enough.
 func (lx *lexicon) nearest(q string, maxEdits int, df []int32) (canon uint32, dist int, ok bool) {
-	m := len(q)
-	maxDepth := m + maxEdits
-	rows := make([][]int, maxDepth+1)
-	for d := range rows {
-		rows[d] = make([]int, m+1)
-	}
-	for j := range rows[0] {
-		rows[0][j] = j
-	}
-	best := -1
-	bestDist := maxEdits + 1
 	// Only words with the same first letter: people seldom get the first
 	// letter wrong (Elasticsearch's prefix_length 1), and it spares the
-	// walk nineteen twentieths of the vocabulary.
+	// search nineteen twentieths of the vocabulary.
 	lo, _ := slices.BinarySearch(lx.words, q[:1])
 	hi, _ := slices.BinarySearch(lx.words, string(q[0]+1))
-	for i := lo; i < hi; {
-		w := lx.words[i]
-		start := int(lx.lcp[i])
-		if i == lo {
-			start = 0
-		}
-		if start > maxDepth {
-			start = maxDepth
-		}
-		pruned := -1
-		for d := start + 1; d <= len(w); d++ {
-			if d > maxDepth {
-				pruned = d - 1
-				break
-			}
-			c := w[d-1]
-			prev, cur := rows[d-1], rows[d]
-			cur[0] = d
-			rowMin := d
-			for j := 1; j <= m; j++ {
-				cost := 1
-				if q[j-1] == c {
-					cost = 0
-				}
-				v := min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
-				if d > 1 && j > 1 && q[j-1] == w[d-2] && q[j-2] == c {
-					v = min(v, rows[d-2][j-2]+1)
-				}
-				cur[j] = v
-				rowMin = min(rowMin, v)
-			}
-			// A transposition reaches back two rows, so a prefix is hopeless
-			// only when this row and the one before are both too far.
-			if rowMin > maxEdits && (d < 2 || minOf(rows[d-1]) >= maxEdits) {
-				pruned = d
-				break
-			}
-		}
-		if pruned < 0 {
-			if dd := rows[len(w)][m]; dd <= maxEdits && dd < bestDist+1 {
-				if best < 0 || dd < bestDist || (dd == bestDist && df[lx.canon[i]] > df[lx.canon[best]]) {
-					best, bestDist = i, dd
-				}
-			}
-			i++
+	qm := letterSet(q)
+	var dp osaScratch
+	best, bestDist := -1, maxEdits+1
+	shortest, longest := len(q)-maxEdits, len(q)+maxEdits
+	for i := lo; i < hi; i++ {
+		if n := int(lx.size[i]); n < shortest || n > longest {
 			continue
 		}
-		// Skip every word sharing the hopeless prefix of length pruned.
-		i++
-		for i < hi && int(lx.lcp[i]) >= pruned {
-			i++
+		if m := lx.mask[i]; bits.OnesCount32(m&^qm) > maxEdits || bits.OnesCount32(qm&^m) > maxEdits {
+			continue
+		}
+		d := dp.distance(q, lx.words[i], min(maxEdits, bestDist))
+		if d < bestDist || (d == bestDist && best >= 0 && df[lx.canon[i]] > df[lx.canon[best]]) {
+			best, bestDist = i, d
 		}
 	}
 	if best < 0 || bestDist == 0 {
 		return 0, 0, false
 	}
 	return lx.canon[best], bestDist, true
+}
+
+// osaScratch holds the three rows of an edit distance computation.
+type osaScratch struct{ rows [3][]int }
+
+// distance returns the optimal string alignment distance of a and b, or
+// limit+1 as soon as it is sure to exceed limit.
+func (s *osaScratch) distance(a, b string, limit int) int {
+	n := len(a) + 1
+	for k := range s.rows {
+		if cap(s.rows[k]) < n {
+			s.rows[k] = make([]int, n)
+		}
+		s.rows[k] = s.rows[k][:n]
+	}
+	prev2, prev, cur := s.rows[0], s.rows[1], s.rows[2]
+	for j := range prev {
+		prev[j] = j
+	}
+	for i := 1; i <= len(b); i++ {
+		cur[0] = i
+		rowMin := i
+		for j := 1; j < n; j++ {
+			cost := 1
+			if a[j-1] == b[i-1] {
+				cost = 0
+			}
+			v := min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
+			if i > 1 && j > 1 && a[j-1] == b[i-2] && a[j-2] == b[i-1] {
+				v = min(v, prev2[j-2]+1)
+			}
+			cur[j] = v
+			rowMin = min(rowMin, v)
+		}
+		// A transposition reaches back two rows, so the distance is sure to
+		// exceed limit only when this row and the one before both do.
+		if rowMin > limit && minOf(prev) > limit {
+			return limit + 1
+		}
+		prev2, prev, cur = prev, cur, prev2
+	}
+	if d := prev[n-1]; d <= limit {
+		return d
+	}
+	return limit + 1
 }
 
 func minOf(r []int) int {
