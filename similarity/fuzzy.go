@@ -15,8 +15,8 @@ import (
 // primary and its connections. Like Lucene's FuzzyQuery with fuzziness
 // AUTO, the number of edits allowed grows with the word (one, two for long
 // words), a transposition counts as one edit, and a corrected word weighs
-// less than the word written right. The first letter must be right, as with
-// Elasticsearch's prefix_length 1. Numbers, ids and class terms (anything
+// less than the word written right. The first letter must be right (or
+// swapped with the second), as with Elasticsearch's prefix_length 1. Numbers, ids and class terms (anything
 // but plain letters) are never corrected, nor a word the library has.
 
 // typoWeight is how much a corrected word weighs against the same word
@@ -116,37 +116,54 @@ func letterSet(w string) uint32 {
 }
 
 // nearest returns the canonical id of the library word with q's first
-// letter within maxEdits edits of q (optimal string alignment distance:
+// letter (or its first two swapped) within maxEdits edits of q (optimal string alignment distance:
 // insertions, deletions, substitutions and transpositions of neighbours
 // count one each) and its distance: the fewest edits first, then the word
 // more cases use (df), then the word first in byte order. ok is false when
 // no word is near enough.
 func (lx *lexicon) nearest(q string, maxEdits int, df []int32) (canon uint32, dist int, ok bool) {
-	// Only words with the same first letter: people seldom get the first
-	// letter wrong (Elasticsearch's prefix_length 1), and it spares the
-	// search nineteen twentieths of the vocabulary.
-	lo, _ := slices.BinarySearch(lx.words, q[:1])
-	hi, _ := slices.BinarySearch(lx.words, string(q[0]+1))
+	// Only words with the same first letter, or with the first two letters
+	// swapped: people seldom get the first letter wrong otherwise
+	// (Elasticsearch's prefix_length 1), and it spares the search nineteen
+	// twentieths of the vocabulary.
 	qm := letterSet(q)
 	var dp osaScratch
 	best, bestDist := -1, maxEdits+1
 	shortest, longest := len(q)-maxEdits, len(q)+maxEdits
-	for i := lo; i < hi; i++ {
-		if n := int(lx.size[i]); n < shortest || n > longest {
-			continue
+	search := func(first, second byte) {
+		lo, _ := slices.BinarySearch(lx.words, string(first))
+		hi, _ := slices.BinarySearch(lx.words, string(first+1))
+		for i := lo; i < hi; i++ {
+			if n := int(lx.size[i]); n < shortest || n > longest {
+				continue
+			}
+			if m := lx.mask[i]; bits.OnesCount32(m&^qm) > maxEdits || bits.OnesCount32(qm&^m) > maxEdits {
+				continue
+			}
+			w := lx.words[i]
+			if second != 0 && (len(w) < 2 || w[1] != second) {
+				continue
+			}
+			d := dp.distance(q, w, min(maxEdits, bestDist))
+			if d < bestDist || (d == bestDist && best >= 0 && moreUsed(df[lx.canon[i]], i, df[lx.canon[best]], best)) {
+				best, bestDist = i, d
+			}
 		}
-		if m := lx.mask[i]; bits.OnesCount32(m&^qm) > maxEdits || bits.OnesCount32(qm&^m) > maxEdits {
-			continue
-		}
-		d := dp.distance(q, lx.words[i], min(maxEdits, bestDist))
-		if d < bestDist || (d == bestDist && best >= 0 && df[lx.canon[i]] > df[lx.canon[best]]) {
-			best, bestDist = i, d
-		}
+	}
+	search(q[0], 0)
+	if len(q) > 1 && q[1] != q[0] {
+		search(q[1], q[0])
 	}
 	if best < 0 || bestDist == 0 {
 		return 0, 0, false
 	}
 	return lx.canon[best], bestDist, true
+}
+
+// moreUsed reports whether a word used by dfA cases at position a beats one
+// used by dfB cases at position b at the same distance.
+func moreUsed(dfA int32, a int, dfB int32, b int) bool {
+	return dfA > dfB || (dfA == dfB && a < b)
 }
 
 // osaScratch holds the three rows of an edit distance computation.

@@ -74,7 +74,7 @@ func TestLexiconNearestIsExhaustive(t *testing.T) {
 		for maxEdits := 1; maxEdits <= 2; maxEdits++ {
 			best, bestD := -1, maxEdits+1
 			for i, w := range words {
-				if w[0] != q[0] {
+				if w[0] != q[0] && (len(q) < 2 || w[0] != q[1] || w[1] != q[0]) {
 					continue
 				}
 				d := osa(q, w)
