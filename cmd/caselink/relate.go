@@ -65,12 +65,26 @@ type relateCase struct {
 	Add        []string `json:"add"`        // links it gains
 	Remove     []string `json:"remove"`     // links it loses (only with --replace)
 	Neighbours []scored `json:"neighbours"` // what the search found, with scores
+
+	reorder bool // the same links in another order
 }
 
 // relateOutput is relate's plan: the cases it shows and the totals.
 type relateOutput struct {
 	Cases       []relateCase
 	Add, Remove int
+	// Reorder counts the lists a write rewrites in another order without
+	// adding or removing a link (--replace ranks a hand-ordered list).
+	Reorder int
+}
+
+// totals says what a run adds, removes and reorders, for the last line.
+func (out relateOutput) totals() string {
+	s := fmt.Sprintf("%d to add, %d to remove", out.Add, out.Remove)
+	if out.Reorder > 0 {
+		s += fmt.Sprintf(", %d list(s) to reorder", out.Reorder)
+	}
+	return s
 }
 
 // relateLink is one entry of a case's list in relate --json. The output
@@ -187,8 +201,12 @@ func (env *env) relate(c *cli.Context) error {
 		if err != nil {
 			return failure{err}
 		}
-		msg := fmt.Sprintf("updated related of %d case(s) in %d file(s): %d link(s) added, %d removed\n",
+		msg := fmt.Sprintf("updated related of %d case(s) in %d file(s): %d link(s) added, %d removed",
 			len(changed), len(files), out.Add, out.Remove)
+		if out.Reorder > 0 {
+			msg += fmt.Sprintf(", %d list(s) reordered", out.Reorder)
+		}
+		msg += "\n"
 		if !c.Bool("json") {
 			fmt.Fprint(env.stdout, msg)
 			return nil
@@ -197,7 +215,7 @@ func (env *env) relate(c *cli.Context) error {
 		return writeJSON(env.stdout, jsonLinks(out))
 	}
 	if c.Bool("json") {
-		fmt.Fprintf(env.stderr, "dry run: %d to add, %d to remove; run with --write to write them\n", out.Add, out.Remove)
+		fmt.Fprintf(env.stderr, "dry run: %s; run with --write to write them\n", out.totals())
 		return writeJSON(env.stdout, jsonLinks(out))
 	}
 	if err := env.printLinks(ix, out); err != nil {
@@ -216,10 +234,15 @@ func relateReport(ix *similarity.Index, found [][]similarity.Hit, plan curate.Pl
 	for d, next := range plan.Next {
 		cs := ix.Case(d)
 		add, remove := curate.Diff(cs.Related, next)
-		if !plan.Subject[d] && len(add) == 0 && len(remove) == 0 {
+		reorder := len(add) == 0 && len(remove) == 0 && next != nil && !slices.Equal(cs.Related, next)
+		if !plan.Subject[d] && len(add) == 0 && len(remove) == 0 && !reorder {
 			continue
 		}
+		if reorder {
+			out.Reorder++
+		}
 		rc := relateCase{ID: cs.ID, Related: nonNil(next), Add: nonNil(add), Remove: nonNil(remove), Neighbours: []scored{}}
+		rc.reorder = reorder
 		for _, h := range found[d] {
 			rc.Neighbours = append(rc.Neighbours, scored{h.ID, similarity.RoundScore(h.Score)})
 		}
@@ -310,7 +333,10 @@ func (env *env) printLinks(ix *similarity.Index, out relateOutput) error {
 		for _, id := range rc.Remove {
 			line("-", rc.ID, id)
 		}
+		if rc.reorder {
+			fmt.Fprintln(w, "  (the same links, reordered best first)")
+		}
 	}
-	fmt.Fprintf(w, "\ndry run: %d to add, %d to remove; run with --write to write them\n", out.Add, out.Remove)
+	fmt.Fprintf(w, "\ndry run: %s; run with --write to write them\n", out.totals())
 	return w.Flush()
 }
