@@ -17,8 +17,8 @@ var pageLabels = map[string]map[string]string{
 		"find":  "Find similar cases", "filters": "Filters", "org": "Organisation", "domain": "Domain",
 		"listHint": "Comma-separated; any of them matches (e.g. <code>kubernetes, database</code>).",
 		"since":    "Since", "until": "Until", "show": "Show", "n5": "5 cases", "n10": "10 cases", "n20": "20 cases",
-		"results": "Similar past cases",
-		"status":  "Results appear here. Each score is shown relative to the best hit; cases scoring below %s are not shown, and the answer says how many.",
+		"results":  "Similar past cases",
+		"status":   "Results appear here. Each score is shown relative to the best hit; cases scoring below %s are not shown, and the answer says how many.",
 		"noscript": "This page needs JavaScript to send the paste. Without it, use <code>POST /api/match</code> or <code>caselink match</code>.",
 	},
 	"ko": {
@@ -28,8 +28,8 @@ var pageLabels = map[string]map[string]string{
 		"find":  "비슷한 사례 찾기", "filters": "필터", "org": "조직", "domain": "도메인",
 		"listHint": "쉼표로 구분; 하나라도 맞으면 됩니다 (예: <code>kubernetes, database</code>).",
 		"since":    "시작일", "until": "종료일", "show": "표시", "n5": "5건", "n10": "10건", "n20": "20건",
-		"results": "비슷한 과거 사례",
-		"status":  "결과가 여기에 나옵니다. 점수는 가장 비슷한 사례 대비로 보여 주며, %s 미만인 사례는 숨기고 몇 건인지 알려 줍니다.",
+		"results":  "비슷한 과거 사례",
+		"status":   "결과가 여기에 나옵니다. 점수는 가장 비슷한 사례 대비로 보여 주며, %s 미만인 사례는 숨기고 몇 건인지 알려 줍니다.",
 		"noscript": "붙여 넣은 내용을 보내려면 JavaScript가 필요합니다. 없으면 <code>POST /api/match</code>나 <code>caselink match</code>를 쓰세요.",
 	},
 }

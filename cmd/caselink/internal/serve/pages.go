@@ -56,9 +56,9 @@ func (s *Server) pageRoutes(mux *http.ServeMux) {
 type pageHeader struct {
 	Title     string // the document title
 	Cases     int
-	LoadedAt  string // local time of the last load
-	Library   string // the library's name: folder base names or the table, never the server's paths
-	LastError string // the last failed reload, if any
+	LoadedAt  string            // local time of the last load
+	Library   string            // the library's name: folder base names or the table, never the server's paths
+	LastError string            // the last failed reload, if any
 	Lang      string            // the page's language, "en" or "ko"
 	T         map[string]string // the page's labels in Lang
 }
