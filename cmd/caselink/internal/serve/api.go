@@ -238,6 +238,7 @@ func (s *Server) routes() http.Handler {
 	api(http.MethodGet, "/api/cases/{id}/related", s.apiRelated)
 	api(http.MethodGet, "/api/dupes", s.apiDupes)
 	api(http.MethodPost, "/api/dupes/decisions", s.apiDecision)
+	api(http.MethodPost, "/api/feedback", s.apiFeedback)
 	api(http.MethodGet, "/healthz", s.apiHealth)
 	mux.HandleFunc("/api/", func(w http.ResponseWriter, r *http.Request) {
 		writeError(w, http.StatusNotFound, "no such endpoint: %s", r.URL.Path)
@@ -503,6 +504,57 @@ func (s *Server) apiDecision(w http.ResponseWriter, r *http.Request) {
 		out.Verdict = "undo"
 	}
 	writeJSON(w, http.StatusOK, out)
+}
+
+// FeedbackRequest is the body of POST /api/feedback: whether the case ID,
+// shown at Rank with Score for the paste Text, helped. The server keeps it
+// with the paste in the feedback file beside the library's decisions
+// (caselib.FeedbackFile), the signal a tuner can learn from.
+type FeedbackRequest struct {
+	Text    string  `json:"text"`    // the paste (required)
+	ID      string  `json:"id"`      // the hit's case id (required)
+	Helpful *bool   `json:"helpful"` // true or false (required)
+	Rank    int     `json:"rank"`    // optional
+	Score   float64 `json:"score"`   // optional
+}
+
+// FeedbackAnswer is the answer of POST /api/feedback: what was recorded.
+type FeedbackAnswer struct {
+	ID      string `json:"id"`
+	Helpful bool   `json:"helpful"`
+	Date    string `json:"date"`
+}
+
+func (s *Server) apiFeedback(w http.ResponseWriter, r *http.Request) {
+	var req FeedbackRequest
+	if status, err := decodeBody(w, r, &req); err != nil {
+		writeError(w, status, "%v", err)
+		return
+	}
+	if s.feedback == nil {
+		writeError(w, http.StatusConflict, "this library has no folder to keep feedback in: serve a library of files with --cases")
+		return
+	}
+	switch {
+	case strings.TrimSpace(req.Text) == "":
+		writeError(w, http.StatusBadRequest, `"text" is empty: send the paste the hit answered`)
+		return
+	case req.Helpful == nil:
+		writeError(w, http.StatusBadRequest, `"helpful" is missing: true or false`)
+		return
+	}
+	if _, ok := s.cur.Load().ix.Lookup(req.ID); !ok {
+		writeError(w, http.StatusNotFound, `"id": no case with id %q`, req.ID)
+		return
+	}
+	f := caselib.Feedback{Paste: req.Text, ID: req.ID, Helpful: *req.Helpful, Rank: req.Rank, Score: req.Score,
+		Date: time.Now().UTC().Format(time.DateOnly)}
+	if err := s.feedback.Record(f); err != nil {
+		s.log.Printf("feedback %s: %v", f.ID, err)
+		writeError(w, http.StatusInternalServerError, "cannot record the feedback: %v", err)
+		return
+	}
+	writeJSON(w, http.StatusOK, FeedbackAnswer{ID: f.ID, Helpful: f.Helpful, Date: f.Date})
 }
 
 func (s *Server) apiHealth(w http.ResponseWriter, r *http.Request) {

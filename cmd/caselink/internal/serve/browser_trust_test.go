@@ -9,6 +9,8 @@ import (
 	"time"
 
 	"github.com/chromedp/chromedp"
+
+	"github.com/caselink/caselink/similarity/caselib"
 )
 
 // shot saves a full-page screenshot as name in $CASELINK_SCREENSHOTS, when
@@ -94,6 +96,16 @@ func TestBrowserTrust(t *testing.T) {
 	run("a kubectl table in the paste box", chromedp.SetValue(chromedp.ID("paste"), paste+table))
 	if w := eval(`String(document.getElementById('paste').scrollWidth > document.getElementById('paste').clientWidth)`); w != "true" {
 		t.Errorf("the paste box wraps long lines: no horizontal scroll")
+	}
+	run("saying the best hit helped", chromedp.Click(chromedp.CSS(`#results > li:first-child button.fb[data-helpful="true"]`)),
+		chromedp.Poll[chromedp.Void](`document.querySelector('#results > li:first-child .fb-note').textContent !== ''`,
+			chromedp.WithPollingTimeout(10*time.Second)))
+	if s := text("#results > li:first-child .fb-note"); s != "Thanks: recorded." {
+		t.Errorf("after Helpful: %q", s)
+	}
+	fb, err := caselib.NewFeedbackFile(filepath.Join(dir, caselib.FeedbackName)).Load()
+	if err != nil || len(fb) != 1 || fb[0].ID != "IL-0194" || !fb[0].Helpful || fb[0].Paste != paste {
+		t.Errorf("feedback recorded: %+v, %v; want IL-0194 helpful with the paste", fb, err)
 	}
 	shot(t, bctx, "match-en.png")
 

@@ -31,6 +31,7 @@
     relative: 'best 대비 점수 (0–1 점수는 괄호 안)',
     split: (p, l, id) => `점수: ${p}%는 붙여 넣은 내용에서, ${l}%는 ${id}와 비슷해서`,
     hidden: (n, min) => `${n}건이 최소 점수 ${min} 미만이라 숨겨졌습니다.`, showThem: '모두 보기',
+    helpful: '도움이 됨', notHelpful: '도움이 안 됨', thanks: '고맙습니다: 기록했습니다.', feedbackFailed: '기록하지 못했습니다: ',
   } : {
     pasteFirst: 'Paste alert lines, error messages or a message first.',
     matching: 'Matching…',
@@ -44,9 +45,38 @@
     split: (p, l, id) => `score: ${p}% from the paste, ${l}% like ${id}`,
     hidden: (n, min) => `${n} more case${n === 1 ? '' : 's'} scored below the minimum score ${min} and ${n === 1 ? 'is' : 'are'} not shown.`,
     showThem: 'Show them',
+    helpful: 'Helpful', notHelpful: 'Not helpful', thanks: 'Thanks: recorded.', feedbackFailed: 'Not recorded: ',
   };
   // showAll asks for every hit, whatever it scores, until the paste changes.
   let showAll = false;
+  let lastPaste = ''; // the paste the shown hits answer
+
+  // feedback returns the Helpful / Not helpful buttons of a hit: each
+  // records the verdict with the paste (POST /api/feedback).
+  function feedback(h, text) {
+    const note = el('span', { class: 'fb-note', role: 'status' });
+    const send = async (helpful, btn) => {
+      try {
+        const r = await fetch('/api/feedback', {
+          method: 'POST',
+          headers: { 'Content-Type': 'application/json' },
+          body: JSON.stringify({ text, id: h.id, helpful, rank: h.rank, score: h.score }),
+        });
+        const data = await r.json().catch(() => ({}));
+        if (!r.ok) throw new Error(data.error || `HTTP ${r.status}`);
+        for (const b of box.querySelectorAll('button')) b.setAttribute('aria-pressed', String(b === btn));
+        note.textContent = L.thanks;
+      } catch (err) {
+        note.textContent = L.feedbackFailed + err.message;
+      }
+    };
+    const yes = el('button', { type: 'button', class: 'fb', 'aria-pressed': 'false', 'data-helpful': 'true', text: L.helpful });
+    const no = el('button', { type: 'button', class: 'fb', 'aria-pressed': 'false', 'data-helpful': 'false', text: L.notHelpful });
+    yes.addEventListener('click', () => send(true, yes));
+    no.addEventListener('click', () => send(false, no));
+    const box = el('p', { class: 'feedback' }, yes, ' ', no, ' ', note);
+    return box;
+  }
   paste.addEventListener('input', () => { showAll = false; });
 
   // Ctrl+Enter (Cmd+Enter on a Mac) submits from anywhere in the form.
@@ -77,6 +107,7 @@
       },
     };
     keepInURL(text);
+    lastPaste = text;
     if (inflight) inflight.abort();
     const ctl = new AbortController();
     inflight = ctl;
@@ -256,6 +287,7 @@
         }
         body.append(p);
       }
+      body.append(feedback(h, lastPaste));
       results.append(el('li', null, el('article', { class: 'hit', 'aria-labelledby': titleId }, score, body)));
     }
   }
