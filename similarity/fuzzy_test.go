@@ -3,6 +3,7 @@ package similarity
 import (
 	"cmp"
 	"fmt"
+	"maps"
 	"math/rand/v2"
 	"slices"
 	"strings"
@@ -37,6 +38,17 @@ func osa(a, b string) int {
 	return d[len(a)][len(b)]
 }
 
+// testLexicon returns a lexicon of the words of set, canonical id = position
+// in byte order, and the words.
+func testLexicon(set map[string]bool) (*lexicon, []string) {
+	words := slices.Sorted(maps.Keys(set))
+	lx := &lexicon{words: words, canon: make([]uint32, len(words)), mask: make([]uint32, len(words)), size: make([]uint8, len(words))}
+	for i, w := range words {
+		lx.canon[i], lx.mask[i], lx.size[i] = uint32(i), letterSet(w), uint8(len(w))
+	}
+	return lx, words
+}
+
 // The search finds the same nearest word as comparing the query with every
 // word of the lexicon: the letter-set and length filters and the early exit
 // lose nothing.
@@ -53,17 +65,9 @@ func TestLexiconNearestIsExhaustive(t *testing.T) {
 	for len(set) < 3000 {
 		set[word(3+r.IntN(8))] = true
 	}
-	words := slices.Sorted(func(yield func(string) bool) {
-		for w := range set {
-			if !yield(w) {
-				return
-			}
-		}
-	})
-	lx := &lexicon{words: words, canon: make([]uint32, len(words)), mask: make([]uint32, len(words)), size: make([]uint8, len(words))}
+	lx, words := testLexicon(set)
 	df := make([]int32, len(words))
-	for i, w := range words {
-		lx.canon[i], lx.mask[i], lx.size[i] = uint32(i), letterSet(w), uint8(len(w))
+	for i := range df {
 		df[i] = int32(r.IntN(5))
 	}
 	for range 400 {
@@ -256,18 +260,8 @@ func BenchmarkLexiconNearest(b *testing.B) {
 		}
 		set[string(w)] = true
 	}
-	words := slices.Sorted(func(yield func(string) bool) {
-		for w := range set {
-			if !yield(w) {
-				return
-			}
-		}
-	})
-	lx := &lexicon{words: words, canon: make([]uint32, len(words)), mask: make([]uint32, len(words)), size: make([]uint8, len(words))}
+	lx, words := testLexicon(set)
 	df := make([]int32, len(words))
-	for i, w := range words {
-		lx.canon[i], lx.mask[i], lx.size[i] = uint32(i), letterSet(w), uint8(len(w))
-	}
 	qs := []string{"conection", "migraton", "primri", "kubernets", "replicaton", "certficate"}
 	b.ResetTimer()
 	for i := range b.N {
