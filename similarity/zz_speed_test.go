@@ -34,7 +34,7 @@ func TestZZSpeed(t *testing.T) {
 			texts = append(texts, q.Text)
 		}
 		var on, off []float64
-		for rep := 0; rep < 5; rep++ {
+		for rep := 0; rep < 20; rep++ {
 			for _, tx := range texts {
 				for _, typos := range []bool{rep%2 == 0, rep%2 != 0} {
 					ix.cfg.Typos = typos

@@ -24,7 +24,10 @@ func matchCommand(env *env) *cli.Command {
 		ArgsUsage: "[TEXT…]  (no TEXT or - reads standard input)",
 		Description: `Paste alert lines, error messages or a Slack message; caselink prints the most similar
 past cases with a score (0–1: the share of the paste a case holds, BM25-style) and why they
-matched; a case lifted by its likeness to the best hit says how much of its score came from that.
+matched, in the case's own words with yours beside them ("postgres (from PostgresWriteErrors)");
+a misspelt word is read as the library's word nearest to it ("primry→primary"). A case lifted by
+its likeness to the best hit says how much of its score came from that; cases under --min-score
+are counted at the end, with how to see them.
 
 Examples:
    caselink match "pods OOMKilled after rollout, only new pods get traffic"
