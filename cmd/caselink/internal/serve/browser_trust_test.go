@@ -127,6 +127,13 @@ func TestBrowserTrust(t *testing.T) {
 		t.Errorf("?lang=ko: split %q, want Korean", s)
 	}
 	shot(t, bctx, "match-ko.png")
+	run("a case page in Korean", chromedp.Navigate(ts.URL+"/cases/IL-0191?lang=ko"), chromedp.WaitVisible(chromedp.ID("related-heading")))
+	if h := text("#related-heading"); h != "관련 사례" {
+		t.Errorf("case page ?lang=ko: related heading %q, want 관련 사례", h)
+	}
+	if h := text(".crumbs a"); h != "← 새 검색" {
+		t.Errorf("case page ?lang=ko: %q, want ← 새 검색", h)
+	}
 
 	run("a phone", chromedp.EmulateViewport(390, 844, chromedp.EmulateMobile), chromedp.Navigate(ts.URL+"/"),
 		chromedp.WaitVisible(chromedp.ID("paste")))

@@ -75,13 +75,26 @@ func (s *Server) header(title string) pageHeader {
 	return p
 }
 
+// headerIn is header with the labels of language lg ("en" or "ko").
+func (s *Server) headerIn(title, lg string) pageHeader {
+	h := s.header(title)
+	if t, ok := pageLabels[lg]; ok {
+		h.Lang, h.T = lg, t
+	}
+	return h
+}
+
 func (s *Server) pageIndex(w http.ResponseWriter, r *http.Request) {
 	// /?q=… opens the page with that paste, and the page matches it at
 	// once: a search can be shared as a link.
 	w.Header().Add("Vary", "Accept-Language")
-	h := s.header("caselink: find similar past incidents")
-	if lg, err := Lang(r); err == nil && lg == "ko" {
-		h.Title, h.Lang, h.T = "caselink: 비슷한 과거 장애 찾기", "ko", pageLabels["ko"]
+	lg, err := Lang(r)
+	if err != nil {
+		lg = "en"
+	}
+	h := s.headerIn("caselink: find similar past incidents", lg)
+	if lg == "ko" {
+		h.Title = "caselink: 비슷한 과거 장애 찾기"
 	}
 	s.render(w, http.StatusOK, "index.html", struct {
 		pageHeader
@@ -126,7 +139,7 @@ func (s *Server) pageCase(w http.ResponseWriter, r *http.Request) {
 		LinkCases []caseLink
 		MinScore  float64
 		Lang      string // the language asked for: links keep it
-	}{s.header(v.ID + " " + v.Title + " · caselink"), v, links, s.opts.RelateMinScore, lg})
+	}{s.headerIn(v.ID+" "+v.Title+" · caselink", lg), v, links, s.opts.RelateMinScore, lg})
 }
 
 // pageDupes is the review page of probable duplicates: one pair at a time,
