@@ -42,6 +42,7 @@ func Grid() []Variant {
 		add(fmt.Sprintf("tag view %.2f", w), func(c *similarity.Config) { setTagWeight(&c.Views, w) })
 	}
 	add("no tag inference", func(c *similarity.Config) { c.InferTags = false })
+	add("no typo tolerance", func(c *similarity.Config) { c.Typos = false })
 	for _, w := range []float64{0.2, 0.8} {
 		add(fmt.Sprintf("paste tag weight %.1f", w), func(c *similarity.Config) { c.Query[similarity.Tags] = w })
 	}

@@ -188,8 +188,15 @@ func ReadPairs(path string) (Judgments, error) {
 // >= 0; a pair given twice keeps the higher grade. Blank lines and lines
 // starting with # are skipped. Unlike score.py, which skips lines it cannot
 // use, a malformed line is an error naming the input (name:line).
+//
+// A judged set's library-duplicates.tsv reads too: its header line
+// (dv_id, library_id, relation, note) is skipped, and each row's relation
+// is a grade: same-event (and same-event-likely, same-event-partial) 2,
+// downstream-effect 1.
 func ParsePairs(r io.Reader, name string) (Judgments, error) {
 	j := Judgments{}
+	relations := false // the file is a library-duplicates.tsv
+	first := true
 	err := eachLine(r, name, func(n int, raw []byte) error {
 		line := strings.TrimSpace(string(raw))
 		if line == "" || strings.HasPrefix(line, "#") {
@@ -198,6 +205,24 @@ func ParsePairs(r io.Reader, name string) (Judgments, error) {
 		f := strings.Split(line, "\t")
 		for i := range f {
 			f[i] = strings.TrimSpace(f[i])
+		}
+		if first {
+			first = false
+			if len(f) >= 3 && f[2] == "relation" {
+				relations = true
+				return nil
+			}
+		}
+		if relations {
+			g, ok := relationGrade[f[2]]
+			switch {
+			case len(f) < 3 || f[0] == "" || f[1] == "":
+				return fmt.Errorf("%s:%d: want dv_id<TAB>library_id<TAB>relation<TAB>note", name, n)
+			case !ok:
+				return fmt.Errorf("%s:%d: relation %q: want same-event, same-event-likely, same-event-partial or downstream-effect", name, n, f[2])
+			}
+			j.Add(f[0], f[1], g, false)
+			return nil
 		}
 		bad := func(format string, args ...any) error {
 			return fmt.Errorf("%s:%d: %s", name, n, fmt.Sprintf(format, args...))
@@ -236,6 +261,9 @@ func ParsePairs(r io.Reader, name string) (Judgments, error) {
 	}
 	return j, nil
 }
+
+// relationGrade is the grade of each relation of a library-duplicates.tsv.
+var relationGrade = map[string]int{"same-event": 2, "same-event-likely": 2, "same-event-partial": 2, "downstream-effect": 1}
 
 // eachLine calls fn with each line of r (1-based number, without the line
 // ending), with no limit on line length. A UTF-8 byte order mark at the start

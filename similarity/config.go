@@ -88,6 +88,12 @@ type Config struct {
 	// words carry: one common word of a long paste infers little.
 	InferTags bool
 
+	// Typos turns on typo tolerance for pasted text: a paste word the
+	// library never uses is read as the library word one edit from it (two
+	// for long words), weighing less than the word written right (see
+	// fuzzy.go).
+	Typos bool
+
 	// Expand is the weight e, in [0, 1], of the second stage of match: hits
 	// are re-ranked by (1−e)·s(hit) + e·s(best)·sim(hit, best), where s is the
 	// first-pass score and sim the case-to-case similarity to the best hit's
@@ -140,6 +146,7 @@ func DefaultConfig() Config {
 		TagKinds:       [NumTagKinds]float64{0.3, 1, 1, 1, 0.5},
 		ExpandTagKinds: [NumTagKinds]float64{1, 1, 1, 1, 1},
 		InferTags:      true,
+		Typos:          true,
 		Expand:         0.85,
 		ExpandPool:     15,
 		RelateDate:     0.25,

@@ -31,10 +31,15 @@
 // paste's best possible score, in [0, 1]. It is matched against each text
 // view with the weights of [Config.Query], and tags may be inferred from its
 // words ([Config.InferTags]), each weighing the share of the paste its words
-// carry. A second stage re-ranks the first hits by their similarity to the
+// carry. A paste word the library never uses is read as the library word one
+// edit from it, two for long words ([Config.Typos], fuzzy.go), weighing less
+// than the word written right. A second stage re-ranks the first hits by their similarity to the
 // best hit's full case vector ([Config.Expand]): a hit's score is
 // (1 − e)·its paste score + e·s(best)·sim(hit, best), and explanations keep
-// the two parts apart. A paste that comes with candidates
+// the two parts apart. An explanation names each term as the hit's case
+// writes it, the paste's form beside it ("postgres (from
+// PostgresWriteErrors)", "primry→primary"), read from the case's text so
+// that it does not depend on which cases were loaded before (surface.go). A paste that comes with candidates
 // (re-rank mode) gets all of them back, scored by the first pass alone unless
 // [Config.RerankExpand].
 //

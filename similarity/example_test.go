@@ -61,7 +61,7 @@ func ExampleIndex_Match() {
 	// IL-0191 0.10 query
 	// IL-0194 0.01 query
 	// IL-0100 0.01 query
-	// [symptom:oom-killed OOMKilled distributor]
+	// [symptom:oom-killed distributor rollout]
 }
 
 // Related lists the cases most like a case of the library: for the

@@ -17,8 +17,15 @@ type Contribution struct {
 	// Via is the id of the best hit through which the second stage of match
 	// credited this term ("like IL-0191"); empty for a direct match.
 	Via string `json:"via,omitempty"`
+	// From is the paste's own form of the term when it differs from the
+	// case's ("PostgresWriteErrors" for postgres), and Typo says the paste
+	// misspelt it ("primry" for primary): the paste word was read as the
+	// case's.
+	From string `json:"from,omitempty"`
+	Typo bool   `json:"typo,omitempty"`
 
-	quiet bool // a filler word or a class term (<hex>, <ip>…): counted, not given as a reason by Why
+	canon uint32 // the term's canonical id, for labelParts
+	quiet bool   // a filler word or a class term (<hex>, <ip>…): counted, not given as a reason by Why
 }
 
 // Explanation says why a case scored what it did. The contributions, plus
@@ -114,8 +121,9 @@ var whyFiller = map[string]bool{
 // and b, with terms spelled as in the library.
 func (ix *Index) ExplainPair(a, b int) Explanation {
 	var ex Explanation
-	ix.addShared(&ex, ix.caseQuery(a, ix.rel, nil), b, ix.rel, 1, "", nil)
+	ix.addShared(&ex, ix.caseQuery(a, ix.rel, nil), b, ix.rel, 1, "")
 	ex.Query = ex.Score
+	ix.labelParts(&ex, 0, b, nil, nil)
 	ex.finish()
 	return ex
 }
@@ -131,18 +139,19 @@ func (ix *Index) ExplainMatch(r *Result, h Hit) Explanation {
 		// similarity to itself is 1): all of it is the paste's.
 		e = 0
 	}
-	ix.addShared(&ex, r.paste.q, h.Doc, nil, 1-e, "", r.paste.surface)
+	ix.addShared(&ex, r.paste.q, h.Doc, nil, 1-e, "")
 	ex.Query = ex.Score
 	for i, src := range r.Expanded {
-		ix.addShared(&ex, ix.caseQuery(src, ix.exp, nil), h.Doc, ix.exp, e*r.ExpandedWeight[i], ix.cases[src].ID, nil)
+		ix.addShared(&ex, ix.caseQuery(src, ix.exp, nil), h.Doc, ix.exp, e*r.ExpandedWeight[i], ix.cases[src].ID)
 	}
 	ex.Expand = ex.Score - ex.Query
+	ix.labelParts(&ex, 0, h.Doc, r.paste.surface, r.paste.typos)
 	ex.finish()
 	return ex
 }
 
 // addShared adds f × each product of the key-sorted query q with case doc.
-func (ix *Index) addShared(ex *Explanation, q []qterm, doc int, prof *profile, f float64, via string, surface map[uint32]string) {
+func (ix *Index) addShared(ex *Explanation, q []qterm, doc int, prof *profile, f float64, via string) {
 	if f == 0 {
 		return
 	}
@@ -161,16 +170,10 @@ func (ix *Index) addShared(ex *Explanation, q []qterm, doc int, prof *profile, f
 		default:
 			k := keys[j]
 			c := float64(q[i].w) * float64(vals[j]) * f
-			term := ""
-			if surface != nil {
-				term = surface[keyTerm(k)]
-			}
-			if term == "" {
-				term = ix.surfaceOf(keyTerm(k))
-			}
 			t := ix.voc.terms[ix.craw[keyTerm(k)]]
 			quiet := whyFiller[t] || strings.HasPrefix(t, "<")
-			ex.Parts = append(ex.Parts, Contribution{Term: term, View: keyView(k), Score: c, Via: via, quiet: quiet})
+			// labelParts names the term afterwards, in the case's words.
+			ex.Parts = append(ex.Parts, Contribution{View: keyView(k), Score: c, Via: via, canon: keyTerm(k), quiet: quiet})
 			ex.Score += c
 			if via == "" {
 				ex.Views[keyView(k)] += c
@@ -231,11 +234,15 @@ func (ex Explanation) Why(n int) []string {
 			}
 			m = via[p.Via]
 		}
-		key := strings.ToLower(p.Term)
+		label := p.Term
+		if p.Via == "" {
+			label = reasonLabel(p.Term, p.From, p.Typo)
+		}
+		key := strings.ToLower(label)
 		if a, ok := m[key]; ok {
 			a.score += p.Score
 		} else {
-			m[key] = &agg{p.Term, p.Score}
+			m[key] = &agg{label, p.Score}
 		}
 	}
 	ranked := func(m map[string]*agg) []*agg {

@@ -72,6 +72,8 @@ type Index struct {
 	ev *events
 
 	scorers sync.Pool // *scorer, sized for this index
+
+	fuzzy fuzzyState // the words typos are corrected to, built on first use
 }
 
 // Build analyzes and indexes docs with cfg, in their order (the library

@@ -56,6 +56,8 @@ type paste struct {
 	q       []qterm           // sorted by key
 	surface map[uint32]string // canonical id → the paste's own spelling
 	tags    []uint32          // inferred tags, canonical ids
+
+	typos map[uint32]typoFix // canonical id → how a misspelt word was read as it
 }
 
 // analyzePaste turns text into a query vector spread over the text views
@@ -75,6 +77,7 @@ type paste struct {
 func (ix *Index) analyzePaste(text string) paste {
 	p := paste{surface: make(map[uint32]string)}
 	terms := ix.an.Analyze(text)
+	p.typos = ix.fixTypos(terms)
 	tf := make(map[string]int, len(terms))
 	for _, t := range terms {
 		tf[t.Text]++
@@ -88,6 +91,9 @@ func (ix *Index) analyzePaste(text string) paste {
 			w *= idf(n, 0)
 		} else {
 			w *= float64(ix.idf[canon-1])
+			if f, ok := p.typos[canon-1]; ok {
+				w *= typoWeight[f.edits]
+			}
 		}
 		weight[term] = w
 		norm += w

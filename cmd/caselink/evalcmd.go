@@ -49,6 +49,7 @@ Examples:
 			casesFlag, lenientFlag,
 			&cli.StringFlag{Name: "queries", Usage: "judged queries, JSON Lines `FILE`"},
 			&cli.StringFlag{Name: "related", Usage: "judged related pairs, TSV `FILE`"},
+			&cli.Uint64Flag{Name: "typos", Usage: "misspell about a third of the queries' longer words (a letter dropped, swapped or doubled), seeded by `SEED`, to measure typo tolerance against a clean --json run with --baseline"},
 			&cli.IntFlag{Name: "k", Value: 10, Usage: "rank depth of the measures"},
 			&cli.BoolFlag{Name: "json", Usage: "print JSON, with every query's and subject's own scores"},
 			&cli.BoolFlag{Name: "compare", Usage: "compare two saved --json runs given as arguments A.json B.json"},
@@ -130,6 +131,8 @@ func checkEvalFlags(c *cli.Context) error {
 		return usagef("--themes groups the folds of --folds N: add --grid --folds N")
 	case c.String("objective") != "" && !c.Bool("grid"):
 		return usagef("--objective chooses what --grid ranks by: add --grid")
+	case c.IsSet("typos") && c.String("queries") == "":
+		return usagef("--typos misspells judged queries: give --queries FILE")
 	case c.String("baseline") != "" && c.Bool("grid"):
 		return usagef("--baseline compares one run: drop --grid")
 	}
@@ -159,6 +162,9 @@ func readEvalInputs(c *cli.Context) (in evalInputs, err error) {
 	if f := c.String("queries"); f != "" {
 		if in.qs, err = eval.ReadQueries(f); err != nil {
 			return in, usageError{err}
+		}
+		if c.IsSet("typos") {
+			in.qs = eval.Misspell(in.qs, c.Uint64("typos"))
 		}
 	}
 	if f := c.String("related"); f != "" {

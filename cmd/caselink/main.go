@@ -89,13 +89,13 @@ func newApp(env *env) *cli.App {
 		// Without a command, print the help; an unknown command is bad usage.
 		Action: func(c *cli.Context) error {
 			if c.Args().Present() {
-				return usagef("unknown command %q; run caselink --help for the list", c.Args().First())
+				return unknownCommand(c.App, c.Args().First())
 			}
 			return cli.ShowAppHelp(c)
 		},
 		ExitErrHandler: func(*cli.Context, error) {},
 		OnUsageError: func(c *cli.Context, err error, isSub bool) error {
-			return usageError{err}
+			return usageError{flagSuggestion(c.Command, err)}
 		},
 		Commands: []*cli.Command{
 			matchCommand(env),
@@ -109,6 +109,7 @@ func newApp(env *env) *cli.App {
 			checkCommand(env),
 			importCommand(env),
 			exportCommand(env),
+			completionCommand(env),
 			{
 				Name:  "version",
 				Usage: "print the caselink version",

@@ -12,6 +12,7 @@ import (
 	"github.com/urfave/cli/v2"
 
 	"github.com/caselink/caselink/cmd/caselink/internal/curate"
+	"github.com/caselink/caselink/cmd/caselink/internal/serve"
 	"github.com/caselink/caselink/similarity"
 	"github.com/caselink/caselink/similarity/par"
 )
@@ -23,7 +24,10 @@ func matchCommand(env *env) *cli.Command {
 		ArgsUsage: "[TEXT…]  (no TEXT or - reads standard input)",
 		Description: `Paste alert lines, error messages or a Slack message; caselink prints the most similar
 past cases with a score (0–1: the share of the paste a case holds, BM25-style) and why they
-matched; a case lifted by its likeness to the best hit says how much of its score came from that.
+matched, in the case's own words with yours beside them ("postgres (from PostgresWriteErrors)");
+a misspelt word is read as the library's word nearest to it ("primry→primary"). A case lifted by
+its likeness to the best hit says how much of its score came from that; cases under --min-score
+are counted at the end, with how to see them.
 
 Examples:
    caselink match "pods OOMKilled after rollout, only new pods get traffic"
@@ -48,26 +52,8 @@ Examples:
 	}
 }
 
-// matchHit is one hit as printed by --json.
-type matchHit struct {
-	Rank  int      `json:"rank,omitempty"`
-	ID    string   `json:"id"`
-	Score float64  `json:"score"`
-	Date  string   `json:"date,omitempty"`
-	Org   string   `json:"org,omitempty"`
-	Title string   `json:"title,omitempty"`
-	URL   string   `json:"url,omitempty"`
-	Why   []string `json:"why"`
-	// Split says how much of Score the paste gave and how much the hit's
-	// likeness to the best hit; absent in batch mode.
-	*curate.Split
-	// Remediation is what fixed the case (the first line of its first
-	// steps), ResolvedAfter how long it took ("25m"), when the case says.
-	Remediation   []string                `json:"remediation,omitempty"`
-	ResolvedAfter string                  `json:"resolved_after,omitempty"`
-	Explain       *similarity.Explanation `json:"explain,omitempty"`
-	Stage         string                  `json:"stage,omitempty"`
-}
+// A hit as --json prints it is the API's serve.Hit, and the answer its
+// serve.HitList: the CLI and the server share one JSON contract.
 
 func (env *env) match(c *cli.Context) error {
 	if err := curate.CheckTop("--top", c.Int("top")); err != nil {
@@ -112,29 +98,23 @@ func (env *env) match(c *cli.Context) error {
 	if err != nil {
 		return err
 	}
-	if len(ix.Analyzer().Analyze(text)) == 0 {
-		return usagef("nothing to match: the paste has no word caselink uses (caselink analyze shows the terms of a text)")
+	if err := curate.CheckPaste(ix, text); err != nil {
+		return usageError{err}
 	}
-	res := ix.Match(similarity.Query{Text: text, K: c.Int("top"), MinScore: c.Float64("min-score"), Filter: filter})
-	hits := make([]matchHit, len(res.Hits))
-	for i, h := range res.Hits {
-		cs := ix.Case(h.Doc)
-		ex := ix.ExplainMatch(res, h)
-		hits[i] = matchHit{Rank: i + 1, ID: h.ID, Score: similarity.RoundScore(h.Score), Date: cs.Date, Org: cs.Org,
-			Title: cs.Title.In("en"), URL: cs.URL, Why: ex.Why(6),
-			Remediation: curate.Remedy(cs, curate.RemedyLines), ResolvedAfter: cs.ResolvedAfter}
-		hits[i].Split = curate.SplitOf(res, h)
-		if c.Bool("explain") {
-			hits[i].Explain = curate.Explained(ex)
-			hits[i].Stage = h.Stage
-		}
-	}
+	minScore := c.Float64("min-score")
+	res, hidden := curate.Match(ix, similarity.Query{Text: text, K: c.Int("top"), MinScore: minScore, Filter: filter})
+	out := serve.HitList{Hits: serve.MatchHits(ix, res, "en", c.Bool("explain")), Hidden: hidden,
+		Note: curate.HiddenNote(hidden, minScore, "--min-score")}
 	if c.Bool("json") {
-		return writeJSON(env.stdout, struct {
-			Hits []matchHit `json:"hits"`
-		}{hits})
+		return writeJSON(env.stdout, out)
 	}
-	return env.printHits(hits, c.Bool("long"))
+	if err := env.printHits(out.Hits, c.Bool("long")); err != nil {
+		return err
+	}
+	if out.Note != "" {
+		fmt.Fprintf(env.stdout, "\n%s\n", out.Note)
+	}
+	return nil
 }
 
 // matchLike prints the cases most like the case id, best first, filtered.
@@ -148,32 +128,20 @@ func (env *env) matchLike(c *cli.Context, ix *similarity.Index, id string, filte
 	if !filter.IsZero() {
 		k = ix.Len() // filter after ranking; Related clamps k
 	}
-	var hits []matchHit
+	hits := []serve.Hit{}
 	for _, h := range ix.Related(d, k, c.Float64("min-score")) {
-		cs := ix.Case(h.Doc)
-		if !filter.Keep(cs) {
+		if !filter.Keep(ix.Case(h.Doc)) {
 			continue
 		}
 		if len(hits) == top {
 			break
 		}
-		hits = append(hits, matchHit{Rank: len(hits) + 1, ID: h.ID, Score: similarity.RoundScore(h.Score), Date: cs.Date, Org: cs.Org,
-			Title: cs.Title.In("en"), URL: cs.URL, Why: ix.ExplainPair(d, h.Doc).Why(6),
-			Remediation: curate.Remedy(cs, curate.RemedyLines), ResolvedAfter: cs.ResolvedAfter})
+		hits = append(hits, serve.NewHit(ix, len(hits), h, ix.ExplainPair(d, h.Doc), "en"))
 	}
 	if c.Bool("json") {
-		return writeJSON(env.stdout, struct {
-			Hits []matchHit `json:"hits"`
-		}{nonNilHits(hits)})
+		return writeJSON(env.stdout, serve.HitList{Hits: hits})
 	}
 	return env.printHits(hits, c.Bool("long"))
-}
-
-func nonNilHits(h []matchHit) []matchHit {
-	if h == nil {
-		return []matchHit{}
-	}
-	return h
 }
 
 // pasteText returns the paste: the arguments joined, or standard input when
@@ -206,7 +174,7 @@ func (env *env) pasteText(c *cli.Context) (string, error) {
 	return string(b), nil
 }
 
-func (env *env) printHits(hits []matchHit, long bool) error {
+func (env *env) printHits(hits []serve.Hit, long bool) error {
 	w := bufio.NewWriter(env.stdout)
 	if len(hits) == 0 {
 		fmt.Fprintln(w, "no similar cases")
@@ -262,9 +230,11 @@ type batchQuery struct {
 	line       int
 }
 
+// batchAnswer is one line of batch output: the query's id and the API's
+// answer to it.
 type batchAnswer struct {
-	ID   string     `json:"id"`
-	Hits []matchHit `json:"hits"`
+	ID string `json:"id"`
+	serve.HitList
 }
 
 // matchBatch answers every query of a JSON Lines file, in order, on all cores.
@@ -298,18 +268,10 @@ func (env *env) matchBatch(c *cli.Context, ix *similarity.Index, path string, fi
 	out := make([]batchAnswer, len(qs))
 	par.Each(len(qs), func(i int) {
 		q := qs[i]
-		res := ix.Match(similarity.Query{Text: q.Text, K: c.Int("top"), MinScore: minScore,
+		res, hidden := curate.Match(ix, similarity.Query{Text: q.Text, K: c.Int("top"), MinScore: minScore,
 			Candidates: q.Candidates, Filter: filter})
-		a := batchAnswer{ID: q.ID, Hits: []matchHit{}}
-		for _, h := range res.Hits {
-			ex := ix.ExplainMatch(res, h)
-			mh := matchHit{ID: h.ID, Score: similarity.RoundScore(h.Score), Why: ex.Why(6)}
-			if c.Bool("explain") {
-				mh.Explain, mh.Stage = curate.Explained(ex), h.Stage
-			}
-			a.Hits = append(a.Hits, mh)
-		}
-		out[i] = a
+		out[i] = batchAnswer{ID: q.ID, HitList: serve.HitList{Hits: serve.MatchHits(ix, res, "en", c.Bool("explain")),
+			Hidden: hidden, Note: curate.HiddenNote(hidden, minScore, "--min-score")}}
 	})
 	w := bufio.NewWriter(env.stdout)
 	enc := json.NewEncoder(w)

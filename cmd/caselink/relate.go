@@ -47,7 +47,7 @@ Examples:
 			&cli.BoolFlag{Name: "symmetric", Usage: "make every link two-way"},
 			&cli.StringSliceFlag{Name: "only", Usage: "link only the case `ID` (repeatable), with back-links from the cases it is linked to"},
 			&cli.BoolFlag{Name: "new", Usage: "link only the cases whose related list is empty, with back-links"},
-			&cli.BoolFlag{Name: "json", Usage: `print {"cases":[{"id","related","add","remove","neighbours"}…],"add","remove"}`},
+			&cli.BoolFlag{Name: "json", Usage: `print {"CASE-ID":[{"id","score","link"}…]…}: each case's neighbours, best first, and what the run does with each link ("add", "keep", "remove")`},
 		},
 		Action: func(c *cli.Context) error { return env.relate(c) },
 	}
@@ -65,12 +65,26 @@ type relateCase struct {
 	Add        []string `json:"add"`        // links it gains
 	Remove     []string `json:"remove"`     // links it loses (only with --replace)
 	Neighbours []scored `json:"neighbours"` // what the search found, with scores
+
+	reorder bool // the same links in another order
 }
 
 // relateOutput is relate's plan: the cases it shows and the totals.
 type relateOutput struct {
 	Cases       []relateCase
 	Add, Remove int
+	// Reorder counts the lists a write rewrites in another order without
+	// adding or removing a link (--replace ranks a hand-ordered list).
+	Reorder int
+}
+
+// totals says what a run adds, removes and reorders, for the last line.
+func (out relateOutput) totals() string {
+	s := fmt.Sprintf("%d to add, %d to remove", out.Add, out.Remove)
+	if out.Reorder > 0 {
+		s += fmt.Sprintf(", %d list(s) to reorder", out.Reorder)
+	}
+	return s
 }
 
 // relateLink is one entry of a case's list in relate --json. The output
@@ -145,7 +159,7 @@ func (env *env) relate(c *cli.Context) error {
 		return env.writeRelated(c, lib, plan.Changed(ix), out)
 	}
 	if c.Bool("json") {
-		fmt.Fprintf(env.stderr, "dry run: %d to add, %d to remove; run with --write to write them\n", out.Add, out.Remove)
+		fmt.Fprintf(env.stderr, "dry run: %s; run with --write to write them\n", out.totals())
 		return writeJSON(env.stdout, jsonLinks(out))
 	}
 	if err := env.printLinks(ix, out); err != nil {
@@ -222,8 +236,12 @@ func (env *env) writeRelated(c *cli.Context, lib *caselib.Library, changed map[s
 	if err != nil {
 		return failure{err}
 	}
-	msg := fmt.Sprintf("updated related of %d case(s) in %d file(s): %d link(s) added, %d removed\n",
+	msg := fmt.Sprintf("updated related of %d case(s) in %d file(s): %d link(s) added, %d removed",
 		len(changed), len(files), out.Add, out.Remove)
+	if out.Reorder > 0 {
+		msg += fmt.Sprintf(", %d list(s) reordered", out.Reorder)
+	}
+	msg += "\n"
 	if !c.Bool("json") {
 		fmt.Fprint(env.stdout, msg)
 		return nil
@@ -239,10 +257,15 @@ func relateReport(ix *similarity.Index, found [][]similarity.Hit, plan curate.Pl
 	for d, next := range plan.Next {
 		cs := ix.Case(d)
 		add, remove := curate.Diff(cs.Related, next)
-		if !plan.Subject[d] && len(add) == 0 && len(remove) == 0 {
+		reorder := len(add) == 0 && len(remove) == 0 && next != nil && !slices.Equal(cs.Related, next)
+		if !plan.Subject[d] && len(add) == 0 && len(remove) == 0 && !reorder {
 			continue
 		}
+		if reorder {
+			out.Reorder++
+		}
 		rc := relateCase{ID: cs.ID, Related: nonNil(next), Add: nonNil(add), Remove: nonNil(remove), Neighbours: []scored{}}
+		rc.reorder = reorder
 		for _, h := range found[d] {
 			rc.Neighbours = append(rc.Neighbours, scored{h.ID, similarity.RoundScore(h.Score)})
 		}
@@ -333,7 +356,10 @@ func (env *env) printLinks(ix *similarity.Index, out relateOutput) error {
 		for _, id := range rc.Remove {
 			line("-", rc.ID, id)
 		}
+		if rc.reorder {
+			fmt.Fprintln(w, "  (the same links, reordered best first)")
+		}
 	}
-	fmt.Fprintf(w, "\ndry run: %d to add, %d to remove; run with --write to write them\n", out.Add, out.Remove)
+	fmt.Fprintf(w, "\ndry run: %s; run with --write to write them\n", out.totals())
 	return w.Flush()
 }

@@ -84,7 +84,8 @@ func WriteFileAtomic(path string, data []byte, perm fs.FileMode) error {
 }
 
 // writeTemp creates a temporary file beside target, fills it with fill,
-// syncs it and gives it the permission bits of mode, and returns its name.
+// syncs it and gives it the permission bits of mode and target's owner and
+// group (where the process may), and returns its name.
 // On failure it removes the file. display names target for the test hook.
 func writeTemp(target, display string, mode fs.FileMode, fill func(*os.File) error) (name string, err error) {
 	tmp, err := os.CreateTemp(filepath.Dir(target), "."+filepath.Base(target)+".*.tmp")
@@ -99,6 +100,7 @@ func writeTemp(target, display string, mode fs.FileMode, fill func(*os.File) err
 		err = syncFile(tmp)
 	}
 	if err == nil {
+		keepOwner(tmp, target) // before Chmod: a change of owner clears setuid bits
 		err = tmp.Chmod(mode & (fs.ModePerm | fs.ModeSetuid | fs.ModeSetgid | fs.ModeSticky))
 	}
 	if err == nil {

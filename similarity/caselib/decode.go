@@ -1,8 +1,11 @@
 package caselib
 
 import (
+	"fmt"
 	"strconv"
 	"strings"
+	"unicode"
+	"unicode/utf8"
 )
 
 // decode.go turns the bytes of one case object into a *Case. It decodes only
@@ -25,6 +28,8 @@ type caseDecoder struct {
 	scanner
 	typeErr *caseError // first wrong-typed field of the current case
 	sawID   bool       // the current case has an "id" member
+	seen    uint32     // the model fields the current case has
+	query   bool       // the current object has "text" or "relevant": a judged query's members
 	start   int        // offset of the current case's '{'
 }
 
@@ -121,6 +126,14 @@ func (d *caseDecoder) decodeCase(data []byte, pos int, what string) (c *Case, ce
 			msg = "empty"
 		}
 		return nil, &caseError{off: d.start, field: "id", msg: msg}
+	case d.query && d.seen&^fID == 0:
+		// {"id","text","relevant"}: a judged query file among the cases.
+		return nil, &caseError{off: d.start, id: c.ID, msg: "a judged query (id, text, relevant), not a case: give its file to caselink eval --queries, " +
+			"and keep it out of --cases (move it out of the folder or list it in " + IgnoreFile + ")"}
+	}
+	if i := strings.IndexFunc(c.ID, unicode.IsControl); i >= 0 {
+		r, _ := utf8.DecodeRuneInString(c.ID[i:])
+		return nil, &caseError{off: d.start, id: c.ID, field: "id", msg: fmt.Sprintf("has the control character %U: an id is printed to terminals and pages, so it must be printable", r)}
 	}
 	return c, nil
 }
@@ -175,7 +188,7 @@ func (d *caseDecoder) object(c *Case) {
 	d.enter()
 	d.pos++
 	d.ws()
-	d.sawID = false
+	d.sawID, d.query, d.seen = false, false, 0
 	if d.peek() == '}' {
 		d.pos++
 		d.depth--
@@ -189,6 +202,9 @@ func (d *caseDecoder) object(c *Case) {
 			d.buf = unescape(d.buf[:0], name)
 			name = d.buf
 		}
+		if n := string(name); n == "text" || n == "relevant" {
+			d.query = true
+		}
 		bit := d.member(c, string(name))
 		if bit != 0 {
 			if seen&bit != 0 && d.typeErr == nil {
@@ -200,6 +216,7 @@ func (d *caseDecoder) object(c *Case) {
 			break
 		}
 	}
+	d.seen = seen
 	d.depth--
 }
 

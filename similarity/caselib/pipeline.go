@@ -155,6 +155,11 @@ func (p *loader) readStream(src *fileState, r io.Reader, lines bool, sizeHint in
 	}
 	t := bytes.TrimRight(firstLine, " \t\r")
 	t = bytes.TrimLeft(bytes.TrimPrefix(t, bom), " \t\r")
+	if enc := utf16Of(firstLine); enc != "" {
+		p.putBuf(st.buf)
+		return p.fail(src, &Error{File: src.display, notCase: true,
+			Msg: "file is " + enc + "; caselink reads UTF-8: convert it, e.g. iconv -f UTF-16 -t UTF-8"}, false)
+	}
 	if t[0] != '{' && t[0] != '[' {
 		p.putBuf(st.buf)
 		return p.fail(src, notCaseFile(src), false)
@@ -323,6 +328,22 @@ func blank(l []byte, atStart bool) bool {
 		}
 	}
 	return true
+}
+
+// utf16Of names the encoding of a line that starts as UTF-16 text does (a
+// byte order mark, or ASCII with every other byte zero), "" otherwise.
+func utf16Of(l []byte) string {
+	switch {
+	case bytes.HasPrefix(l, []byte{0xff, 0xfe}):
+		return "UTF-16 (little-endian)"
+	case bytes.HasPrefix(l, []byte{0xfe, 0xff}):
+		return "UTF-16 (big-endian)"
+	case len(l) >= 2 && l[0] != 0 && l[1] == 0:
+		return "UTF-16 (little-endian, no byte order mark)"
+	case len(l) >= 2 && l[0] == 0 && l[1] != 0:
+		return "UTF-16 (big-endian, no byte order mark)"
+	}
+	return ""
 }
 
 // notCaseFile reports a file that cannot hold cases (a README among case

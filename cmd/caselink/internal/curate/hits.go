@@ -1,7 +1,10 @@
 package curate
 
 import (
+	"errors"
+	"fmt"
 	"slices"
+	"strconv"
 	"strings"
 
 	"github.com/caselink/caselink/similarity"
@@ -71,4 +74,53 @@ func SplitOf(r *similarity.Result, h similarity.Hit) *Split {
 		s.Like, s.LikeScore = id, like
 	}
 	return s
+}
+
+// Match runs q on ix and says how many of the top q.K cases q.MinScore hid:
+// hits scoring above 0 but below it. An answer that leaves cases out says
+// so, and how to see them (see HiddenNote), rather than showing less in
+// silence. The hits are those ix.Match(q) returns.
+func Match(ix *similarity.Index, q similarity.Query) (res *similarity.Result, hidden int) {
+	min := q.MinScore
+	q.MinScore = 0
+	res = ix.Match(q)
+	kept := res.Hits[:0]
+	for _, h := range res.Hits {
+		if h.Score < min {
+			if h.Score > 0 {
+				hidden++
+			}
+			continue
+		}
+		kept = append(kept, h)
+	}
+	res.Hits = kept
+	return res, hidden
+}
+
+// HiddenNote is the line the CLI and the page show when the minimum score
+// hid cases: how many, and how to see them (flag names the CLI's flag or
+// the API's field).
+func HiddenNote(hidden int, minScore float64, flag string) string {
+	if hidden == 0 {
+		return ""
+	}
+	s := "s"
+	if hidden == 1 {
+		s = ""
+	}
+	return fmt.Sprintf("%d more case%s scored below %s %s: %s 0 shows them", hidden, s, flag, strconv.FormatFloat(minScore, 'f', -1, 64), flag)
+}
+
+// CheckPaste refuses a paste that gives the engine nothing to match: blank,
+// or only words caselink leaves out (stop words, punctuation). The CLI
+// exits 2 and the API answers 400 with the same sentence.
+func CheckPaste(ix *similarity.Index, text string) error {
+	if strings.TrimSpace(text) == "" {
+		return errors.New("nothing to match: the paste is blank")
+	}
+	if len(ix.Analyzer().Analyze(text)) == 0 {
+		return errors.New("nothing to match: the paste has no word caselink uses (caselink analyze shows the terms of a text)")
+	}
+	return nil
 }

@@ -32,7 +32,7 @@ const (
 // MatchRequest is the body of POST /api/match.
 type MatchRequest struct {
 	Text    string  `json:"text"`    // the paste: alert lines, errors, a message (required)
-	Top     int     `json:"top"`     // how many hits, 1–100; 0 means 5
+	Top     *int    `json:"top"`     // how many hits, 1–100; missing or null means 5 (0 is refused, as by the CLI's --top)
 	Filters Filters `json:"filters"` // optional
 	// MinScore drops hits scoring below it, 0–1; missing or null means
 	// the server's default (Options.MatchMinScore).
@@ -106,9 +106,15 @@ type CaseList struct {
 	Cases  []CaseSummary `json:"cases"`
 }
 
-// HitList is the answer of POST /api/match and GET /api/cases/{id}/related.
+// HitList is the answer of POST /api/match and GET /api/cases/{id}/related,
+// and what caselink match --json prints.
 type HitList struct {
 	Hits []Hit `json:"hits"`
+	// Match only: Hidden is how many more of the top cases scored above 0
+	// but below the minimum score and were left out; Note says so in a
+	// sentence, with how to see them. Both are absent when none were.
+	Hidden int    `json:"hidden,omitempty"`
+	Note   string `json:"note,omitempty"`
 }
 
 // CaseView is the answer of GET /api/cases/{id}: what a reader needs of a
@@ -232,6 +238,7 @@ func (s *Server) routes() http.Handler {
 	api(http.MethodGet, "/api/cases/{id}/related", s.apiRelated)
 	api(http.MethodGet, "/api/dupes", s.apiDupes)
 	api(http.MethodPost, "/api/dupes/decisions", s.apiDecision)
+	api(http.MethodPost, "/api/feedback", s.apiFeedback)
 	api(http.MethodGet, "/healthz", s.apiHealth)
 	mux.HandleFunc("/api/", func(w http.ResponseWriter, r *http.Request) {
 		writeError(w, http.StatusNotFound, "no such endpoint: %s", r.URL.Path)
@@ -314,17 +321,13 @@ func (s *Server) apiMatch(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	ix := s.cur.Load().ix
-	res := ix.Match(q)
-	out := HitList{Hits: make([]Hit, len(res.Hits))}
-	for i, h := range res.Hits {
-		ex := ix.ExplainMatch(res, h)
-		out.Hits[i] = hit(ix, i, h, ex, lg)
-		out.Hits[i].Stage = h.Stage
-		out.Hits[i].Split = curate.SplitOf(res, h)
-		if req.Explain {
-			out.Hits[i].Explain = curate.Explained(ex)
-		}
+	if err := curate.CheckPaste(ix, q.Text); err != nil {
+		writeError(w, http.StatusBadRequest, "%v", err)
+		return
 	}
+	res, hidden := curate.Match(ix, q)
+	out := HitList{Hits: MatchHits(ix, res, lg, req.Explain), Hidden: hidden,
+		Note: curate.HiddenNote(hidden, q.MinScore, `"min_score"`)}
 	writeJSON(w, http.StatusOK, out)
 }
 
@@ -352,12 +355,15 @@ func (s *Server) query(req MatchRequest) (similarity.Query, error) {
 	if strings.TrimSpace(req.Text) == "" {
 		return similarity.Query{}, errors.New(`"text" is empty: paste alert lines, error messages or a message`)
 	}
-	top := req.Top
-	if top == 0 {
-		top = defaultTop
+	top := defaultTop
+	if req.Top != nil {
+		top = *req.Top
 	}
-	if top < 1 || top > maxTop {
-		return similarity.Query{}, fmt.Errorf(`"top" must be between 1 and %d, got %d`, maxTop, req.Top)
+	if err := curate.CheckTop(`"top"`, top); err != nil {
+		return similarity.Query{}, err
+	}
+	if top > maxTop {
+		return similarity.Query{}, fmt.Errorf(`"top" must be between 1 and %d, got %d`, maxTop, top)
 	}
 	f := req.Filters
 	filter := similarity.Filter{Orgs: nonEmpty(f.Org), Domains: nonEmpty(f.Domain), Since: f.Since, Until: f.Until}
@@ -500,14 +506,82 @@ func (s *Server) apiDecision(w http.ResponseWriter, r *http.Request) {
 	writeJSON(w, http.StatusOK, out)
 }
 
+// FeedbackRequest is the body of POST /api/feedback: whether the case ID,
+// shown at Rank with Score for the paste Text, helped. The server keeps it
+// with the paste in the feedback file beside the library's decisions
+// (caselib.FeedbackFile), the signal a tuner can learn from.
+type FeedbackRequest struct {
+	Text    string  `json:"text"`    // the paste (required)
+	ID      string  `json:"id"`      // the hit's case id (required)
+	Helpful *bool   `json:"helpful"` // true or false (required)
+	Rank    int     `json:"rank"`    // optional
+	Score   float64 `json:"score"`   // optional
+}
+
+// FeedbackAnswer is the answer of POST /api/feedback: what was recorded.
+type FeedbackAnswer struct {
+	ID      string `json:"id"`
+	Helpful bool   `json:"helpful"`
+	Date    string `json:"date"`
+}
+
+func (s *Server) apiFeedback(w http.ResponseWriter, r *http.Request) {
+	var req FeedbackRequest
+	if status, err := decodeBody(w, r, &req); err != nil {
+		writeError(w, status, "%v", err)
+		return
+	}
+	if s.feedback == nil {
+		writeError(w, http.StatusConflict, "this library has no folder to keep feedback in: serve a library of files with --cases")
+		return
+	}
+	switch {
+	case strings.TrimSpace(req.Text) == "":
+		writeError(w, http.StatusBadRequest, `"text" is empty: send the paste the hit answered`)
+		return
+	case req.Helpful == nil:
+		writeError(w, http.StatusBadRequest, `"helpful" is missing: true or false`)
+		return
+	}
+	if _, ok := s.cur.Load().ix.Lookup(req.ID); !ok {
+		writeError(w, http.StatusNotFound, `"id": no case with id %q`, req.ID)
+		return
+	}
+	f := caselib.Feedback{Paste: req.Text, ID: req.ID, Helpful: *req.Helpful, Rank: req.Rank, Score: req.Score,
+		Date: time.Now().UTC().Format(time.DateOnly)}
+	if err := s.feedback.Record(f); err != nil {
+		s.log.Printf("feedback %s: %v", f.ID, err)
+		writeError(w, http.StatusInternalServerError, "cannot record the feedback: %v", err)
+		return
+	}
+	writeJSON(w, http.StatusOK, FeedbackAnswer{ID: f.ID, Helpful: f.Helpful, Date: f.Date})
+}
+
 func (s *Server) apiHealth(w http.ResponseWriter, r *http.Request) {
 	w.Header().Set("Cache-Control", "no-store")
 	writeJSON(w, http.StatusOK, s.health())
 }
 
-// hit turns an engine hit at rank i (0-based) into an API hit, its title
-// in lang.
-func hit(ix *similarity.Index, i int, h similarity.Hit, ex similarity.Explanation, lang string) Hit {
+// MatchHits turns the hits of a match result into API hits, titles in
+// lang, each with its stage and score split, and its score parts when
+// explain is set. The CLI's match --json prints the same.
+func MatchHits(ix *similarity.Index, res *similarity.Result, lang string, explain bool) []Hit {
+	out := make([]Hit, len(res.Hits))
+	for i, h := range res.Hits {
+		ex := ix.ExplainMatch(res, h)
+		out[i] = NewHit(ix, i, h, ex, lang)
+		out[i].Stage = h.Stage
+		out[i].Split = curate.SplitOf(res, h)
+		if explain {
+			out[i].Explain = curate.Explained(ex)
+		}
+	}
+	return out
+}
+
+// NewHit turns an engine hit at rank i (0-based), explained by ex, into an
+// API hit, its title in lang.
+func NewHit(ix *similarity.Index, i int, h similarity.Hit, ex similarity.Explanation, lang string) Hit {
 	c := ix.Case(h.Doc)
 	return Hit{Rank: i + 1, ID: h.ID, Score: similarity.RoundScore(h.Score), Date: c.Date, Org: c.Org, Title: c.Title.In(lang),
 		URL: c.URL, Why: nonNil(ex.Why(6)), Tags: nonNil(similarity.CaseTags(c)),
@@ -520,7 +594,7 @@ func (s *Server) related(ix *similarity.Index, doc, top int, lang string) []Hit 
 	hs := ix.Related(doc, top, s.opts.RelateMinScore)
 	out := make([]Hit, len(hs))
 	for i, h := range hs {
-		out[i] = hit(ix, i, h, ix.ExplainPair(doc, h.Doc), lang)
+		out[i] = NewHit(ix, i, h, ix.ExplainPair(doc, h.Doc), lang)
 	}
 	return out
 }

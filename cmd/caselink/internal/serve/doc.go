@@ -21,8 +21,11 @@
 //	GET  /cases/{id}               one case, readable, with its related cases
 //	GET  /dupes                    review probable duplicates one pair at a time: c confirm, d dismiss, s skip, u undo
 //	POST /api/match                {"text","top","min_score","explain","filters":{"org","domain","since","until"}}
-//	                               → {"hits":[…]}; each hit has "remediation" and "resolved_after", and
-//	                               "paste", "like", "like_score": how much of its score came from where
+//	                               → {"hits":[…],"hidden","note"}; each hit has "remediation" and "resolved_after",
+//	                               and "paste", "like", "like_score": how much of its score came from where;
+//	                               "hidden" counts the top cases under min_score, "note" says how to see them.
+//	                               caselink match --json prints the same types; a paste of stop words and
+//	                               "top": 0 are refused (400) as the CLI refuses them
 //	GET  /api/cases                {"total","offset","cases":[{"id","date","org","title"}…]} (?offset=&limit=, 100 a page)
 //	GET  /api/cases/{id}           the case's display fields, tags and related cases
 //	GET  /api/cases/{id}/related   {"hits":[…]}: the cases most similar to it
@@ -32,11 +35,15 @@
 //	                               undecided pairs only)
 //	POST /api/dupes/decisions      {"a","b","verdict"}: not-duplicate, duplicate or undo → the decision
 //	                               as recorded, in the decisions file caselink dupes reads
+//	POST /api/feedback             {"text","id","helpful","rank","score"}: whether a hit helped, kept with the
+//	                               paste in .caselink-feedback.jsonl beside the decisions file (caselib.Feedback)
 //	GET  /healthz                  {"ok","status","cases","loaded_at","library","reloads","last_error"}; status "degraded" and ok false after a failed reload
 //
 // The answers are the exported types of this package ([MatchRequest],
 // [HitList], [CaseList], [CaseView], [DupesAnswer], [DecisionRequest],
-// [DecisionAnswer], [Health]) encoded as JSON.
+// [DecisionAnswer], [FeedbackRequest], [FeedbackAnswer], [Health]) encoded
+// as JSON. The page's labels are Korean with ?lang=ko or Accept-Language: ko
+// (labels.go); its header names the library by its folders' base names.
 //
 // # Language
 //

@@ -27,6 +27,7 @@ func parsePages() (*template.Template, error) {
 		"score": func(x float64) string { return strconv.FormatFloat(x, 'f', 2, 64) },
 		"pct":   barStep,
 		"level": scoreLevel,
+		"html":  func(s string) template.HTML { return template.HTML(s) }, // for the labels of labels.go only
 	}).ParseFS(webFS, "web/*.html")
 }
 
@@ -55,14 +56,16 @@ func (s *Server) pageRoutes(mux *http.ServeMux) {
 type pageHeader struct {
 	Title     string // the document title
 	Cases     int
-	LoadedAt  string // local time of the last load
-	Library   string
-	LastError string // the last failed reload, if any
+	LoadedAt  string            // local time of the last load
+	Library   string            // the library's name: folder base names or the table, never the server's paths
+	LastError string            // the last failed reload, if any
+	Lang      string            // the page's language, "en" or "ko"
+	T         map[string]string // the page's labels in Lang
 }
 
 func (s *Server) header(title string) pageHeader {
 	h := s.health()
-	p := pageHeader{Title: title, Cases: h.Cases, Library: h.Library}
+	p := pageHeader{Title: title, Cases: h.Cases, Library: libraryName(s.opts.Paths), Lang: "en", T: pageLabels["en"]}
 	if t, err := time.Parse(time.RFC3339, h.LoadedAt); err == nil {
 		p.LoadedAt = t.Local().Format("2006-01-02 15:04")
 	}
@@ -72,14 +75,32 @@ func (s *Server) header(title string) pageHeader {
 	return p
 }
 
+// headerIn is header with the labels of language lg ("en" or "ko").
+func (s *Server) headerIn(title, lg string) pageHeader {
+	h := s.header(title)
+	if t, ok := pageLabels[lg]; ok {
+		h.Lang, h.T = lg, t
+	}
+	return h
+}
+
 func (s *Server) pageIndex(w http.ResponseWriter, r *http.Request) {
 	// /?q=… opens the page with that paste, and the page matches it at
 	// once: a search can be shared as a link.
+	w.Header().Add("Vary", "Accept-Language")
+	lg, err := Lang(r)
+	if err != nil {
+		lg = "en"
+	}
+	h := s.headerIn("caselink: find similar past incidents", lg)
+	if lg == "ko" {
+		h.Title = "caselink: 비슷한 과거 장애 찾기"
+	}
 	s.render(w, http.StatusOK, "index.html", struct {
 		pageHeader
 		MinScore float64
 		Query    string
-	}{s.header("caselink: find similar past incidents"), s.opts.MatchMinScore, r.URL.Query().Get("q")})
+	}{h, s.opts.MatchMinScore, r.URL.Query().Get("q")})
 }
 
 // caseLink is one id of a case's own "related" list.
@@ -118,7 +139,7 @@ func (s *Server) pageCase(w http.ResponseWriter, r *http.Request) {
 		LinkCases []caseLink
 		MinScore  float64
 		Lang      string // the language asked for: links keep it
-	}{s.header(v.ID + " " + v.Title + " · caselink"), v, links, s.opts.RelateMinScore, lg})
+	}{s.headerIn(v.ID+" "+v.Title+" · caselink", lg), v, links, s.opts.RelateMinScore, lg})
 }
 
 // pageDupes is the review page of probable duplicates: one pair at a time,

@@ -73,6 +73,7 @@ type Server struct {
 	pages   *template.Template
 
 	decisions caselib.DecisionStore // nil when there is nowhere to keep decisions
+	feedback  *caselib.FeedbackFile // beside the decisions file; nil when the library has no folder
 
 	reloadMu sync.Mutex // one load at a time
 
@@ -120,6 +121,11 @@ func New(opts Options) (*Server, error) {
 		// refused, as for the embedded seeds.
 		if path, err := caselib.DecisionsPath(opts.Paths); err == nil {
 			s.decisions = caselib.NewDecisionFile(path)
+		}
+	}
+	if opts.Library == nil && len(opts.Paths) > 0 {
+		if path, err := caselib.FeedbackPath(opts.Paths); err == nil {
+			s.feedback = caselib.NewFeedbackFile(path)
 		}
 	}
 	pages, err := parsePages()

@@ -97,7 +97,7 @@ func tryDo(c *http.Client, method, url, body string, out any) (*http.Response, e
 }
 
 func matchBody(text string, top int) string {
-	b, _ := json.Marshal(MatchRequest{Text: text, Top: top})
+	b, _ := json.Marshal(MatchRequest{Text: text, Top: &top})
 	return string(b)
 }
 
@@ -189,6 +189,9 @@ func TestAPIErrors(t *testing.T) {
 		{"two objects", "POST", "/api/match", `{"text":"x"}{"text":"y"}`, 400, ""},
 		{"top too big", "POST", "/api/match", `{"text":"x","top":1000}`, 400, ""},
 		{"top negative", "POST", "/api/match", `{"text":"x","top":-1}`, 400, ""},
+		// The CLI's contract: --top 0 and a paste of stop words are refused.
+		{"top zero", "POST", "/api/match", `{"text":"pods OOMKilled","top":0}`, 400, ""},
+		{"stop words only", "POST", "/api/match", `{"text":"the of and"}`, 400, ""},
 		{"bad date", "POST", "/api/match", `{"text":"x","filters":{"since":"last week"}}`, 400, ""},
 		{"too large", "POST", "/api/match", big, 413, ""},
 		{"unknown id", "GET", "/api/cases/IL-9999", "", 404, ""},

@@ -8,6 +8,7 @@
   const submit = document.getElementById('submit');
   const status = document.getElementById('status');
   const results = document.getElementById('results');
+  const hidden = document.getElementById('hidden-note');
   let inflight = null;
 
   // ?lang=ko on the page asks for the cases' Korean text (the server also
@@ -15,6 +16,68 @@
   // the case pages.
   const pageLang = new URLSearchParams(location.search).get('lang');
   const langQuery = pageLang === 'ko' || pageLang === 'en' ? `?lang=${pageLang}` : '';
+  // The labels in the page's language: the server chose it (?lang=ko or
+  // Accept-Language: ko) and wrote it on <html lang>.
+  const ko = document.documentElement.lang === 'ko';
+  const L = ko ? {
+    pasteFirst: '먼저 알림, 오류 메시지나 메시지를 붙여 넣으세요.',
+    matching: '찾는 중…',
+    failed: '찾지 못했습니다: ',
+    none: '비슷한 과거 사례가 없습니다. 오류 메시지, 구성 요소 이름, 지표를 더 붙여 넣어 보세요.',
+    found: (n, ms) => `비슷한 사례 ${n}건, 가장 비슷한 것부터 (${ms} ms).`,
+    why: '이유', fixedBy: '해결', took: '소요', tags: '태그', more: (n) => `+${n}개 더`,
+    resolvedAfter: (d) => `${d} 만에 해결`, source: '원문 ↗',
+    sourceOf: (id) => `${id} 원문 (새 탭에서 열림)`,
+    relative: 'best 대비 점수 (0–1 점수는 괄호 안)',
+    split: (p, l, id) => `점수: ${p}%는 붙여 넣은 내용에서, ${l}%는 ${id}와 비슷해서`,
+    hidden: (n, min) => `${n}건이 최소 점수 ${min} 미만이라 숨겨졌습니다.`, showThem: '모두 보기',
+    helpful: '도움이 됨', notHelpful: '도움이 안 됨', thanks: '고맙습니다: 기록했습니다.', feedbackFailed: '기록하지 못했습니다: ',
+  } : {
+    pasteFirst: 'Paste alert lines, error messages or a message first.',
+    matching: 'Matching…',
+    failed: 'Could not match: ',
+    none: 'No similar past case. Add more of what you see: error messages, component names, metrics.',
+    found: (n, ms) => `${n} similar case${n === 1 ? '' : 's'}, best first (${ms} ms).`,
+    why: 'why', fixedBy: 'fixed by', took: 'took', tags: 'tags', more: (n) => `+${n} more`,
+    resolvedAfter: (d) => `resolved after ${d}`, source: 'source ↗',
+    sourceOf: (id) => `source of ${id} (opens in a new tab)`,
+    relative: 'score relative to the best hit (the 0–1 score in brackets)',
+    split: (p, l, id) => `score: ${p}% from the paste, ${l}% like ${id}`,
+    hidden: (n, min) => `${n} more case${n === 1 ? '' : 's'} scored below the minimum score ${min} and ${n === 1 ? 'is' : 'are'} not shown.`,
+    showThem: 'Show them',
+    helpful: 'Helpful', notHelpful: 'Not helpful', thanks: 'Thanks: recorded.', feedbackFailed: 'Not recorded: ',
+  };
+  // showAll asks for every hit, whatever it scores, until the paste changes.
+  let showAll = false;
+  let lastPaste = ''; // the paste the shown hits answer
+
+  // feedback returns the Helpful / Not helpful buttons of a hit: each
+  // records the verdict with the paste (POST /api/feedback).
+  function feedback(h, text) {
+    const note = el('span', { class: 'fb-note', role: 'status' });
+    const send = async (helpful, btn) => {
+      try {
+        const r = await fetch('/api/feedback', {
+          method: 'POST',
+          headers: { 'Content-Type': 'application/json' },
+          body: JSON.stringify({ text, id: h.id, helpful, rank: h.rank, score: h.score }),
+        });
+        const data = await r.json().catch(() => ({}));
+        if (!r.ok) throw new Error(data.error || `HTTP ${r.status}`);
+        for (const b of box.querySelectorAll('button')) b.setAttribute('aria-pressed', String(b === btn));
+        note.textContent = L.thanks;
+      } catch (err) {
+        note.textContent = L.feedbackFailed + err.message;
+      }
+    };
+    const yes = el('button', { type: 'button', class: 'fb', 'aria-pressed': 'false', 'data-helpful': 'true', text: L.helpful });
+    const no = el('button', { type: 'button', class: 'fb', 'aria-pressed': 'false', 'data-helpful': 'false', text: L.notHelpful });
+    yes.addEventListener('click', () => send(true, yes));
+    no.addEventListener('click', () => send(false, no));
+    const box = el('p', { class: 'feedback' }, yes, ' ', no, ' ', note);
+    return box;
+  }
+  paste.addEventListener('input', () => { showAll = false; });
 
   // Ctrl+Enter (Cmd+Enter on a Mac) submits from anywhere in the form.
   form.addEventListener('keydown', (e) => {
@@ -28,12 +91,13 @@
     e.preventDefault();
     const text = paste.value;
     if (!text.trim()) {
-      showStatus('Paste alert lines, error messages or a message first.', true);
+      showStatus(L.pasteFirst, true);
       paste.focus();
       return;
     }
     const body = {
       text,
+      min_score: showAll ? 0 : undefined,
       top: Number(form.elements.top.value) || 5,
       filters: {
         org: list(form.elements.org.value),
@@ -43,12 +107,13 @@
       },
     };
     keepInURL(text);
+    lastPaste = text;
     if (inflight) inflight.abort();
     const ctl = new AbortController();
     inflight = ctl;
     form.setAttribute('aria-busy', 'true');
     submit.disabled = true;
-    showStatus('Matching…', false);
+    showStatus(L.matching, false);
     const t0 = performance.now();
     try {
       const r = await fetch(`/api/match${langQuery}`, {
@@ -59,11 +124,11 @@
       });
       const data = await r.json().catch(() => ({ error: `HTTP ${r.status} ${r.statusText}` }));
       if (!r.ok) throw new Error(data.error || `HTTP ${r.status}`);
-      render(data.hits || [], performance.now() - t0);
+      render(data.hits || [], performance.now() - t0, data.hidden || 0);
     } catch (err) {
       if (err.name === 'AbortError') return;
       results.replaceChildren();
-      showStatus(`Could not match: ${err.message}`, true);
+      showStatus(L.failed + err.message, true);
     } finally {
       if (inflight === ctl) {
         inflight = null;
@@ -137,22 +202,36 @@
     return i < 0 ? tagOrder.length : i;
   }
 
-  function render(hits, ms) {
+  // render shows the hits and, when the minimum score hid some, how many,
+  // with a button that shows them.
+  function render(hits, ms, nHidden) {
     results.replaceChildren();
+    hidden.hidden = !nHidden;
+    hidden.replaceChildren();
+    if (nHidden) {
+      const more = el('button', { type: 'button', class: 'link', id: 'show-hidden', text: L.showThem });
+      more.addEventListener('click', () => { showAll = true; form.requestSubmit(); });
+      hidden.append(L.hidden(nHidden, hidden.dataset.min), ' ', more);
+    }
     if (!hits.length) {
-      showStatus('No similar past case. Add more of what you see: error messages, component names, metrics.', false);
+      showStatus(L.none, false);
       return;
     }
-    showStatus(`${hits.length} similar case${hits.length === 1 ? '' : 's'}, best first (${Math.round(ms)} ms).`, false);
+    showStatus(L.found(hits.length, Math.round(ms)), false);
+    // Scores of a paste run low (0.02–0.3): each is shown relative to the
+    // best hit, which is 100%, with the 0–1 score beside it.
+    const best = hits[0].score || 1;
     for (const h of hits) {
       const why = h.why || [];
       const whySet = new Set(why.map((w) => w.toLowerCase()));
       const titleId = `hit-${h.rank}-title`;
 
-      const score = el('div', { class: `score ${level(h.score)}`, title: 'similarity, 0 to 1' },
-        el('span', { class: 'score-num', text: h.score.toFixed(2) }),
+      const rel = Math.min(Math.max(h.score / best, 0), 1);
+      const score = el('div', { class: `score ${level(h.score)}`, title: L.relative },
+        el('span', { class: 'score-num', text: `${Math.round(rel * 100)}%` }),
+        el('span', { class: 'score-raw', text: `(${h.score.toFixed(2)})` }),
         el('span', { class: 'bar', 'aria-hidden': 'true' },
-          el('span', { class: `w${Math.round(Math.min(Math.max(h.score, 0), 1) * 20) * 5}` })));
+          el('span', { class: `w${Math.round(rel * 20) * 5}` })));
 
       const title = el('h3', { id: titleId },
         el('a', { href: `/cases/${encodeURIComponent(h.id)}${langQuery}` }, ...highlight(h.title || h.id, why)));
@@ -162,27 +241,32 @@
       if (h.date) meta.append(' · ', el('time', { datetime: h.date, text: h.date }));
       if (h.url) {
         meta.append(' · ', el('a', { href: h.url, rel: 'noreferrer noopener', target: '_blank',
-          'aria-label': `source of ${h.id} (opens in a new tab)` }, 'source ↗'));
+          'aria-label': L.sourceOf(h.id) }, L.source));
       }
 
       const body = el('div', { class: 'hit-body' }, title, meta);
       if (why.length) {
-        const p = el('p', { class: 'why' }, el('span', { class: 'label', text: 'why' }), ' ');
+        const p = el('p', { class: 'why' }, el('span', { class: 'label', text: L.why }), ' ');
         for (const w of why) {
           const cls = w.startsWith('like ') ? 'via' : isTag(w) ? 'tag' : '';
           p.append(el('mark', cls ? { class: cls, text: w } : { text: w }), ' ');
         }
         body.append(p);
       }
+      if (h.like && h.like_score > 0 && h.score > 0) {
+        // what moved the hit: the paste, or its likeness to the best hit
+        const like = Math.round(100 * h.like_score / h.score);
+        body.append(el('p', { class: 'split', text: L.split(100 - like, like, h.like) }));
+      }
       const fix = h.remediation || [];
       if (fix.length) {
         const ul = el('ul');
         for (const f of fix) ul.append(el('li', { text: f }));
-        body.append(el('div', { class: 'fix' }, el('span', { class: 'label', text: 'fixed by' }), ul));
+        body.append(el('div', { class: 'fix' }, el('span', { class: 'label', text: L.fixedBy }), ul));
       }
       if (h.resolved_after) {
-        body.append(el('p', { class: 'fix took' }, el('span', { class: 'label', text: 'took' }), ' ',
-          `resolved after ${h.resolved_after}`));
+        body.append(el('p', { class: 'fix took' }, el('span', { class: 'label', text: L.took }), ' ',
+          L.resolvedAfter(h.resolved_after)));
       }
       const tags = h.tags || [];
       if (tags.length) {
@@ -192,17 +276,18 @@
           .sort((a, b) => tagRank(a) - tagRank(b) || a.localeCompare(b));
         const shown = rest.slice(0, Math.max(0, 4 - matched.length));
         const folded = rest.slice(shown.length);
-        const p = el('div', { class: 'tags' }, el('span', { class: 'label', text: 'tags' }), ' ');
+        const p = el('div', { class: 'tags' }, el('span', { class: 'label', text: L.tags }), ' ');
         for (const t of matched) p.append(el('mark', { class: 'tag', text: t }), ' ');
         for (const t of shown) p.append(el('span', { class: 'tag', text: t }), ' ');
         if (folded.length) {
           const more = el('details', { class: 'more' },
-            el('summary', { text: `+${folded.length} more` }));
+            el('summary', { text: L.more(folded.length) }));
           for (const t of folded) more.append(el('span', { class: 'tag', text: t }), ' ');
           p.append(more);
         }
         body.append(p);
       }
+      body.append(feedback(h, lastPaste));
       results.append(el('li', null, el('article', { class: 'hit', 'aria-labelledby': titleId }, score, body)));
     }
   }

@@ -1,0 +1,157 @@
+package serve
+
+import (
+	"context"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/chromedp/chromedp"
+
+	"github.com/caselink/caselink/similarity/caselib"
+)
+
+// shot saves a full-page screenshot as name in $CASELINK_SCREENSHOTS, when
+// set, to look at.
+func shot(t *testing.T, bctx context.Context, name string) {
+	t.Helper()
+	dir := os.Getenv("CASELINK_SCREENSHOTS")
+	if dir == "" {
+		return
+	}
+	png, err := chromedp.Run(bctx, chromedp.FullScreenshot(100))
+	if err != nil {
+		t.Fatalf("screenshot: %v", err)
+	}
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(dir, name), png, 0o644); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// TestBrowserTrust checks what an on-call engineer reads at a glance: the
+// library by its folder's name and case count, scores relative to the best
+// hit with the paste / neighbour split, the hits the minimum score hid, a
+// paste box that keeps its columns, Korean labels with ?lang=ko, and a
+// header of one line on a phone.
+func TestBrowserTrust(t *testing.T) {
+	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
+	defer cancel()
+	dir := filepath.Join(t.TempDir(), "oncall-library")
+	if err := os.Mkdir(dir, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	copySeeds(t, dir)
+	_, ts := newTestServer(t, testOptions(dir))
+	bctx := newBrowser(t, ctx)
+	run, text := pageSteps(t, bctx)
+	eval := func(js string) string {
+		t.Helper()
+		s, err := chromedp.Run(bctx, chromedp.Evaluate[string](js))
+		if err != nil {
+			t.Fatalf("%s: %v", js, err)
+		}
+		return s
+	}
+
+	paste := "pods OOMKilled after the rollout, kube-apiserver restarted, etcd memory tripled, postgres connection pool exhausted"
+	table := "\nNAME                      READY   STATUS      RESTARTS   AGE\napi-7f9c-xk2             0/1     OOMKilled   14         3m"
+	run("matching a paste",
+		chromedp.Navigate(ts.URL+"/"), chromedp.WaitVisible(chromedp.ID("paste")),
+		chromedp.SetValue(chromedp.ID("paste"), paste),
+		chromedp.Click(chromedp.ID("submit")),
+		chromedp.WaitVisible(chromedp.CSS("#results > li:nth-child(2) .hit")),
+	)
+	lib := text("header.site .library")
+	if !strings.Contains(lib, "oncall-library") || !strings.Contains(lib, "4 cases") || strings.Contains(lib, dir) {
+		t.Errorf("header %q: want the folder's base name and the case count, not %s", lib, dir)
+	}
+	if s := text("#results > li:first-child .score-num"); s != "100%" {
+		t.Errorf("best hit's score %q, want 100%% (scores relative to the best)", s)
+	}
+	if s := text("#results > li:nth-child(2) .score-num"); !strings.HasSuffix(s, "%") || s == "100%" {
+		t.Errorf("second hit's score %q, want a share of the best", s)
+	}
+	if s := text("#results > li:nth-child(2) .split"); !strings.Contains(s, "% from the paste") || !strings.Contains(s, "% like IL-0194") {
+		t.Errorf("second hit's split %q, want 'N%% from the paste, M%% like IL-0194'", s)
+	}
+	if s := text("#hidden-note"); !strings.Contains(s, "2 more cases scored below the minimum score 0.02") {
+		t.Errorf("hidden note %q, want how many the minimum score hid", s)
+	}
+	run("showing the hidden hits", chromedp.Click(chromedp.ID("show-hidden")),
+		chromedp.WaitVisible(chromedp.CSS("#results > li:nth-child(4) .hit")))
+	if n := eval(`String(document.querySelectorAll('#results > li').length)`); n != "4" {
+		t.Errorf("after Show them: %s hits, want all 4", n)
+	}
+	if ws := eval(`getComputedStyle(document.getElementById('paste')).whiteSpace`); ws != "pre" {
+		t.Errorf("paste box white-space %q, want pre (no wrapping)", ws)
+	}
+	if ff := eval(`getComputedStyle(document.getElementById('paste')).fontFamily`); !strings.Contains(strings.ToLower(ff), "mono") {
+		t.Errorf("paste box font %q, want monospace", ff)
+	}
+	run("a kubectl table in the paste box", chromedp.SetValue(chromedp.ID("paste"), paste+table))
+	if w := eval(`String(document.getElementById('paste').scrollWidth > document.getElementById('paste').clientWidth)`); w != "true" {
+		t.Errorf("the paste box wraps long lines: no horizontal scroll")
+	}
+	run("saying the best hit helped", chromedp.Click(chromedp.CSS(`#results > li:first-child button.fb[data-helpful="true"]`)),
+		chromedp.Poll[chromedp.Void](`document.querySelector('#results > li:first-child .fb-note').textContent !== ''`,
+			chromedp.WithPollingTimeout(10*time.Second)))
+	if s := text("#results > li:first-child .fb-note"); s != "Thanks: recorded." {
+		t.Errorf("after Helpful: %q", s)
+	}
+	fb, err := caselib.NewFeedbackFile(filepath.Join(dir, caselib.FeedbackName)).Load()
+	if err != nil || len(fb) != 1 || fb[0].ID != "IL-0194" || !fb[0].Helpful || fb[0].Paste != paste {
+		t.Errorf("feedback recorded: %+v, %v; want IL-0194 helpful with the paste", fb, err)
+	}
+	shot(t, bctx, "match-en.png")
+
+	run("the page in Korean",
+		chromedp.Navigate(ts.URL+"/?lang=ko"), chromedp.WaitVisible(chromedp.ID("paste")),
+		chromedp.SetValue(chromedp.ID("paste"), paste),
+		chromedp.Click(chromedp.ID("submit")),
+		chromedp.WaitVisible(chromedp.CSS("#results > li:nth-child(2) .hit")),
+	)
+	for sel, want := range map[string]string{
+		"#paste-title": "보이는 내용을 붙여 넣으세요", "#submit": "비슷한 사례 찾기", "#results-heading": "비슷한 과거 사례",
+		"#results > li:first-child .why .label": "이유", "header.site .lib-count": "4 건",
+	} {
+		if got := text(sel); got != want {
+			t.Errorf("?lang=ko: %s = %q, want %q", sel, got, want)
+		}
+	}
+	if s := text("#results > li:nth-child(2) .split"); !strings.Contains(s, "붙여 넣은 내용에서") {
+		t.Errorf("?lang=ko: split %q, want Korean", s)
+	}
+	shot(t, bctx, "match-ko.png")
+	run("a case page in Korean", chromedp.Navigate(ts.URL+"/cases/IL-0191?lang=ko"), chromedp.WaitVisible(chromedp.ID("related-heading")))
+	if h := text("#related-heading"); h != "관련 사례" {
+		t.Errorf("case page ?lang=ko: related heading %q, want 관련 사례", h)
+	}
+	if h := text(".crumbs a"); h != "← 새 검색" {
+		t.Errorf("case page ?lang=ko: %q, want ← 새 검색", h)
+	}
+
+	run("a phone", chromedp.EmulateViewport(390, 844, chromedp.EmulateMobile), chromedp.Navigate(ts.URL+"/"),
+		chromedp.WaitVisible(chromedp.ID("paste")))
+	h := eval(`String(Math.round(document.querySelector('header.site').getBoundingClientRect().height))`)
+	line := eval(`String(Math.round(parseFloat(getComputedStyle(document.querySelector('header.site .library')).lineHeight) || 20))`)
+	if h == "" || line == "" || atoi(h) > 2*atoi(line)+20 {
+		t.Errorf("header on a phone is %spx high (line %spx): want one line", h, line)
+	}
+	shot(t, bctx, "match-phone.png")
+}
+
+func atoi(s string) int {
+	n := 0
+	for _, c := range s {
+		if c < '0' || c > '9' {
+			break
+		}
+		n = n*10 + int(c-'0')
+	}
+	return n
+}
