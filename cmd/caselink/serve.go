@@ -37,12 +37,12 @@ Examples:
    caselink serve --cases 'postgres://db.internal/incidents?table=cases'
    curl -s localhost:8080/api/match -d '{"text":"pods OOMKilled after rollout","top":3}'
    curl -s 'localhost:8080/api/cases/IL-0100?lang=ko'`,
-		Flags: []cli.Flag{
+		Flags: append([]cli.Flag{
 			casesFlag, lenientFlag,
 			&cli.StringFlag{Name: "addr", Value: "127.0.0.1:8080", Usage: "listen on `HOST:PORT` (port 0 picks a free one)"},
 			&cli.StringFlag{Name: "decisions", Usage: "the duplicate decisions `FILE` (default: " + caselib.DecisionsName + " beside the library)"},
-			&cli.DurationFlag{Name: "poll", Value: time.Second, Usage: "how often to check the library's files for changes (0 turns reloading off)"},
-		},
+			&cli.DurationFlag{Name: "poll", Value: time.Second, Usage: "how often to check the library's files for changes (at least 100ms; 0 turns reloading off)"},
+		}, serviceFlags...),
 		Action: func(c *cli.Context) error { return env.serve(c) },
 	}
 }
@@ -57,6 +57,8 @@ func (env *env) serve(c *cli.Context) error {
 		return usagef("--poll must not be negative")
 	case poll == 0:
 		poll = -1 // serve.Options: negative turns watching off
+	case poll < minPoll:
+		return usagef("--poll %v is too often: give at least %v, or 0 to turn reloading off", poll, minPoll)
 	}
 	maxCase, err := maxCaseBytes(c)
 	if err != nil {
@@ -80,10 +82,17 @@ func (env *env) serve(c *cli.Context) error {
 		PollInterval:   poll,
 		Log:            env.stderr,
 	}
+	if opts.Service, err = serviceOptions(c); err != nil {
+		return err
+	}
 	if isTableLibrary(opts.Paths) {
 		if err := serveTable(ctxOf(c), &opts); err != nil {
 			return err
 		}
+	}
+	addr := c.String("addr")
+	if err := checkExposure(addr, opts.Service.Tokens != nil, c.Bool("insecure-no-auth")); err != nil {
+		return err
 	}
 	srv, err := serve.New(opts)
 	if err != nil {
@@ -95,5 +104,5 @@ func (env *env) serve(c *cli.Context) error {
 	}
 	ctx, stop := signal.NotifyContext(ctx, os.Interrupt, syscall.SIGTERM)
 	defer stop()
-	return srv.ListenAndServe(ctx, c.String("addr"))
+	return srv.ListenAndServe(ctx, addr)
 }

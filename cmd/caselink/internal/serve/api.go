@@ -236,8 +236,9 @@ func (s *Server) routes() http.Handler {
 	mux.HandleFunc("/api/", func(w http.ResponseWriter, r *http.Request) {
 		writeError(w, http.StatusNotFound, "no such endpoint: %s", r.URL.Path)
 	})
+	s.serviceRoutes(mux, api)
 	s.pageRoutes(mux)
-	return secure(mux)
+	return s.middleware(secure(mux))
 }
 
 // secure sets the headers every answer carries: a strict content security
@@ -313,19 +314,12 @@ func (s *Server) apiMatch(w http.ResponseWriter, r *http.Request) {
 		writeError(w, http.StatusBadRequest, "%v", err)
 		return
 	}
-	ix := s.cur.Load().ix
-	res := ix.Match(q)
-	out := HitList{Hits: make([]Hit, len(res.Hits))}
-	for i, h := range res.Hits {
-		ex := ix.ExplainMatch(res, h)
-		out.Hits[i] = hit(ix, i, h, ex, lg)
-		out.Hits[i].Stage = h.Stage
-		out.Hits[i].Split = curate.SplitOf(res, h)
-		if req.Explain {
-			out.Hits[i].Explain = curate.Explained(ex)
-		}
+	release, ok := s.admitPaste(w, r, req.Text)
+	if !ok {
+		return
 	}
-	writeJSON(w, http.StatusOK, out)
+	defer release()
+	writeJSON(w, http.StatusOK, HitList{Hits: s.matchHits(s.cur.Load().ix, q, lg, req.Explain)})
 }
 
 func (s *Server) apiCases(w http.ResponseWriter, r *http.Request) {
@@ -418,7 +412,7 @@ func (s *Server) apiDupes(w http.ResponseWriter, r *http.Request) {
 	}
 	var err error
 	if v := r.URL.Query().Get("threshold"); v != "" {
-		if q.Threshold, err = strconv.ParseFloat(v, 64); err != nil || q.Threshold < 0 || q.Threshold > 1 {
+		if q.Threshold, err = ParseNumber("threshold", v); err != nil || q.Threshold < 0 || q.Threshold > 1 {
 			writeError(w, http.StatusBadRequest, "threshold must be a number from 0 to 1, got %q", v)
 			return
 		}
@@ -492,6 +486,7 @@ func (s *Server) apiDecision(w http.ResponseWriter, r *http.Request) {
 		writeError(w, http.StatusInternalServerError, "cannot record the decision: %v", err)
 		return
 	}
+	s.metrics.decided(string(v))
 	k := caselib.PairKey(d.A, d.B)
 	out := DecisionAnswer{A: k[0], B: k[1], Verdict: string(v), Date: d.Date}
 	if v == "" {
@@ -558,7 +553,7 @@ func (s *Server) caseView(ix *similarity.Index, doc int, lang string) CaseView {
 // decodeBody reads a JSON request body of at most MaxBodyBytes into v: one
 // object, no unknown fields. It returns the status to answer on error.
 func decodeBody(w http.ResponseWriter, r *http.Request, v any) (int, error) {
-	r.Body = http.MaxBytesReader(w, r.Body, MaxBodyBytes)
+	r.Body = http.MaxBytesReader(w, r.Body, bodyLimitOf(r))
 	dec := json.NewDecoder(r.Body)
 	dec.DisallowUnknownFields()
 	err := dec.Decode(v)
