@@ -183,7 +183,9 @@ func (env *env) relate(c *cli.Context) error {
 		if env.table != nil {
 			return env.writeTableRelated(c, changed, out)
 		}
+		stop := env.cleanUpOnSignal()
 		files, err := caselib.WriteRelated(lib, changed)
+		stop()
 		if err != nil {
 			return failure{err}
 		}

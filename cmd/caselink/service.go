@@ -1,12 +1,17 @@
 package main
 
 import (
+	"fmt"
 	"net/url"
+	"os"
+	"os/signal"
+	"syscall"
 	"time"
 
 	"github.com/urfave/cli/v2"
 
 	"github.com/caselink/caselink/cmd/caselink/internal/serve"
+	"github.com/caselink/caselink/similarity/caselib"
 )
 
 // minPoll is the shortest --poll: polling a library's files more often
@@ -74,4 +79,28 @@ func checkExposure(addr string, tokens, insecure bool) error {
 		return nil
 	}
 	return usagef("--addr %s is reachable from other machines: give --tokens FILE (or, on a network you trust, --insecure-no-auth)", addr)
+}
+
+// cleanUpOnSignal makes Ctrl-C (SIGINT) and SIGTERM, until stop is
+// called, remove the writer's temporary files before the process exits
+// (status 130): the case files are each whole, as they were or rewritten,
+// and nothing is left behind. (Files of a run killed harder are swept by
+// the next write into the same folder, see caselib.SweepTemps.)
+func (env *env) cleanUpOnSignal() (stop func()) {
+	ch := make(chan os.Signal, 1)
+	signal.Notify(ch, os.Interrupt, syscall.SIGTERM)
+	done := make(chan struct{})
+	go func() {
+		select {
+		case <-ch:
+			n := caselib.RemoveTemps()
+			fmt.Fprintf(env.stderr, "caselink: interrupted: removed %d temporary file(s); every case file is whole, as it was or rewritten\n", n)
+			os.Exit(130)
+		case <-done:
+		}
+	}()
+	return func() {
+		signal.Stop(ch)
+		close(done)
+	}
 }

@@ -39,12 +39,15 @@ func WriteFileAtomic(path string, data []byte, perm fs.FileMode) error {
 	}
 	if err := hook("rename", path); err != nil {
 		os.Remove(tmp)
+		forgetTemp(tmp)
 		return err
 	}
 	if err := os.Rename(tmp, target); err != nil {
 		os.Remove(tmp)
+		forgetTemp(tmp)
 		return err
 	}
+	forgetTemp(tmp)
 	if d, err := os.Open(filepath.Dir(target)); err == nil {
 		d.Sync() // best effort: not every system can sync a folder
 		d.Close()

@@ -31,3 +31,10 @@ func lockFile(path string, mode os.FileMode) (unlock func(), err error) {
 		f.Close()
 	}, nil
 }
+
+// processGone reports whether no process has the id pid (known true when
+// the system says so).
+func processGone(pid int) (gone, known bool) {
+	err := syscall.Kill(pid, 0)
+	return err == syscall.ESRCH, err == nil || err == syscall.ESRCH || err == syscall.EPERM
+}

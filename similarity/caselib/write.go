@@ -72,6 +72,7 @@ func WriteRelated(lib *Library, related map[string][]string) ([]string, error) {
 			return nil, err
 		}
 	}
+	sweepFolders(touched)
 	if len(edits) == 0 {
 		return nil, nil
 	}
@@ -93,6 +94,9 @@ func WriteRelated(lib *Library, related map[string][]string) ([]string, error) {
 		}
 		if err == nil {
 			err = os.Rename(e.tmp, e.target)
+		}
+		if err == nil {
+			forgetTemp(e.tmp)
 		}
 		if err != nil {
 			for _, e := range edits[i:] {
@@ -227,7 +231,7 @@ func (e *fileEdit) checkStat() error {
 // syncs it and gives it the permission bits of mode, and returns its name.
 // On failure it removes the file. display names target for the test hook.
 func writeTemp(target, display string, mode fs.FileMode, fill func(*os.File) error) (name string, err error) {
-	tmp, err := os.CreateTemp(filepath.Dir(target), "."+filepath.Base(target)+".*.tmp")
+	tmp, err := createTemp(target)
 	if err != nil {
 		return "", err
 	}
@@ -249,6 +253,7 @@ func writeTemp(target, display string, mode fs.FileMode, fill func(*os.File) err
 	}
 	if err != nil {
 		os.Remove(tmp.Name())
+		forgetTemp(tmp.Name())
 		return "", err
 	}
 	return tmp.Name(), nil
@@ -456,6 +461,7 @@ func (e *fileEdit) rewriteList(data []byte, start int, w *bufio.Writer) error {
 func (e *fileEdit) discard() {
 	if e.tmp != "" {
 		os.Remove(e.tmp)
+		forgetTemp(e.tmp)
 		e.tmp = ""
 	}
 }
@@ -468,6 +474,22 @@ func (e *fileEdit) commit() {
 	e.src.size, e.src.hash = e.size, e.hash
 	if st, err := os.Stat(e.src.path); err == nil {
 		e.src.mtime = st.ModTime()
+	}
+}
+
+// sweepFolders removes the stale temporary files of earlier, killed runs
+// from the folders about to be written (see SweepTemps).
+func sweepFolders(edits []*fileEdit) {
+	seen := make(map[string]bool)
+	for _, e := range edits {
+		target, err := filepath.EvalSymlinks(e.src.path)
+		if err != nil {
+			continue
+		}
+		if dir := filepath.Dir(target); !seen[dir] {
+			seen[dir] = true
+			SweepTemps(dir)
+		}
 	}
 }
 
