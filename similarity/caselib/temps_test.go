@@ -68,13 +68,13 @@ func TestSweepTemps(t *testing.T) {
 		fmt.Sprintf(".c1.json.caselink-%d.123456.tmp", dead):        true,
 		fmt.Sprintf(".c2.json.caselink-%d.99.tmp", os.Getppid()):    false, // alive
 		fmt.Sprintf(".c3.json.caselink-%d.123456.tmp", os.Getpid()): false, // this process's own
-		".c4.json.123456.tmp":                                         false, // someone else's
-		fmt.Sprintf("c5.json.caselink-%d.123456.tmp", dead):           false, // not a dot file
-		fmt.Sprintf(".c6.json.caselink-%d.12x.tmp", dead):             false,
-		fmt.Sprintf(".c7.json.caselink-%d.123456.tmp.keep", dead):     false,
-		fmt.Sprintf(".notes.caselink-%d.txt", dead):                   false,
-		fmt.Sprintf(".c8.jsonl.caselink-%d.3141592653.tmp", dead):     true,
-		fmt.Sprintf(".c9 with space.json.caselink-%d.42.tmp", dead):   true,
+		".c4.json.123456.tmp":                                       false, // someone else's
+		fmt.Sprintf("c5.json.caselink-%d.123456.tmp", dead):         false, // not a dot file
+		fmt.Sprintf(".c6.json.caselink-%d.12x.tmp", dead):           false,
+		fmt.Sprintf(".c7.json.caselink-%d.123456.tmp.keep", dead):   false,
+		fmt.Sprintf(".notes.caselink-%d.txt", dead):                 false,
+		fmt.Sprintf(".c8.jsonl.caselink-%d.3141592653.tmp", dead):   true,
+		fmt.Sprintf(".c9 with space.json.caselink-%d.42.tmp", dead): true,
 	}
 	for n := range names {
 		os.WriteFile(filepath.Join(dir, n), []byte("x"), 0o644)
