@@ -1,6 +1,7 @@
 package main
 
 import (
+	"errors"
 	"fmt"
 	"net/url"
 	"os"
@@ -103,4 +104,42 @@ func (env *env) cleanUpOnSignal() (stop func()) {
 		signal.Stop(ch)
 		close(done)
 	}
+}
+
+// ErrPasteTooLarge is the error of a paste larger than match's --max-paste.
+var ErrPasteTooLarge = errors.New("paste too large")
+
+// maxPasteBytes reads match's --max-paste.
+func maxPasteBytes(c *cli.Context) (int64, error) {
+	n, err := parseSize(c.String("max-paste"))
+	if err != nil || n < 1 {
+		return 0, usagef("--max-paste: want a size such as 4MiB, got %q", c.String("max-paste"))
+	}
+	return n, nil
+}
+
+// pasteTooLarge says that a paste of n bytes (or more: standard input is
+// read no further than the limit) is over max.
+func pasteTooLarge(n, max int64) error {
+	more := ""
+	if n > max {
+		more = "more than "
+	}
+	return usageError{fmt.Errorf("%w: the paste is %s%s, the limit is %s: paste the alert and the first error lines, or raise --max-paste",
+		ErrPasteTooLarge, more, humanSize(max), humanSize(max))}
+}
+
+// humanSize writes n bytes as 64KiB, 1MiB, 1.5MiB, 300B.
+func humanSize(n int64) string {
+	switch {
+	case n >= 1<<20 && n%(1<<20) == 0:
+		return fmt.Sprintf("%dMiB", n>>20)
+	case n >= 1<<20:
+		return fmt.Sprintf("%.1fMiB", float64(n)/(1<<20))
+	case n >= 1<<10 && n%(1<<10) == 0:
+		return fmt.Sprintf("%dKiB", n>>10)
+	case n >= 1<<10:
+		return fmt.Sprintf("%.1fKiB", float64(n)/(1<<10))
+	}
+	return fmt.Sprintf("%dB", n)
 }
