@@ -214,6 +214,9 @@ func flagDefault(app *cli.App, command, flag string) []string {
 		}
 		switch x := f.(type) {
 		case *cli.StringSliceFlag:
+			if x.Value == nil {
+				return []string{}
+			}
 			return x.Value.Value()
 		case *cli.BoolFlag:
 			return []string{strconv.FormatBool(x.Value)}

@@ -192,7 +192,7 @@ func (env *env) pasteText(c *cli.Context) (string, error) {
 			return "", usagef("nothing to match: TEXT is blank")
 		}
 		if int64(len(text)) > maxPaste {
-			return "", pasteTooLarge(int64(len(text)), maxPaste)
+			return "", pasteTooLarge(int64(len(text)), maxPaste, true)
 		}
 		return text, nil
 	}
@@ -211,7 +211,7 @@ func (env *env) pasteText(c *cli.Context) (string, error) {
 		return "", fmt.Errorf("reading standard input: %w", err)
 	}
 	if int64(len(b)) > maxPaste {
-		return "", pasteTooLarge(int64(len(b)), maxPaste)
+		return "", pasteTooLarge(int64(len(b)), maxPaste, false)
 	}
 	if strings.TrimSpace(string(b)) == "" {
 		return "", usagef("nothing to match: give TEXT or paste on standard input")

@@ -118,15 +118,15 @@ func maxPasteBytes(c *cli.Context) (int64, error) {
 	return n, nil
 }
 
-// pasteTooLarge says that a paste of n bytes (or more: standard input is
-// read no further than the limit) is over max.
-func pasteTooLarge(n, max int64) error {
-	more := ""
-	if n > max {
-		more = "more than "
+// pasteTooLarge says that a paste of n bytes is over max; exact is false
+// for standard input, which is read no further than one byte past max.
+func pasteTooLarge(n, max int64, exact bool) error {
+	size := humanSize(n)
+	if !exact {
+		size = "more than " + humanSize(max)
 	}
-	return usageError{fmt.Errorf("%w: the paste is %s%s, the limit is %s: paste the alert and the first error lines, or raise --max-paste",
-		ErrPasteTooLarge, more, humanSize(max), humanSize(max))}
+	return usageError{fmt.Errorf("%w: the paste is %s, the limit is %s: paste the alert and the first error lines, or raise --max-paste",
+		ErrPasteTooLarge, size, humanSize(max))}
 }
 
 // humanSize writes n bytes as 64KiB, 1MiB, 1.5MiB, 300B.
