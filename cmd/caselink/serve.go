@@ -28,6 +28,15 @@ library's files change, they are reloaded in the background (a postgres:// libra
 rows change, seen by polling a fingerprint of the row versions); a library that fails to load
 leaves the previous one serving and the error is logged here and shown by /healthz. Ctrl-C
 stops the server.
+As a team's service: --tokens FILE (one "ROLE TOKEN" a line, roles read and curate, mode
+600) makes every request carry Authorization: Bearer TOKEN (a browser is asked for it once);
+without --tokens, an --addr other machines can reach is refused unless --insecure-no-auth.
+Requests must name the server by its listen address, localhost or a --host NAME (421
+otherwise), writes must be same-origin JSON, and a paste over --max-paste is refused (413).
+GET /metrics is for Prometheus; POST /api/alerts takes Alertmanager's webhook, and with
+--notify URL each firing group is posted to that Slack incoming webhook with its similar past
+cases. Settings can come from caselink.toml ([serve] addr, tokens, host, notify, max-paste …;
+see caselink config). A request log goes to standard error (--log-format json for JSON).
 Add ?lang=ko to a page or API address (or prefer Korean in the browser) to read the
 cases' Korean text where they have it.
 

@@ -288,6 +288,10 @@ func (s *Server) guard(next http.Handler) http.Handler {
 				w.Header().Set("WWW-Authenticate", `Bearer realm="caselink"`)
 				writeError(w, http.StatusUnauthorized, "this server needs a token: send Authorization: Bearer TOKEN")
 				return
+			case r.Header.Get("Authorization") == "":
+				// Signed in on the page with a weaker token.
+				writeError(w, http.StatusForbidden, "a %s token cannot do this: sign in with a %s token at %s", have, need, signInPath)
+				return
 			default:
 				writeError(w, http.StatusForbidden, "a %s token cannot do this: it needs a %s token", have, need)
 				return
