@@ -8,6 +8,8 @@ import (
 	"net/http/httptest"
 	"slices"
 	"strings"
+	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -73,6 +75,48 @@ func TestServeReplicasOnPostgres(t *testing.T) {
 	const poll = 50 * time.Millisecond
 	_, a := replica(t, lib, poll)
 	_, b := replica(t, lib, poll)
+
+	// The first decisions reach both replicas at once, before the
+	// decisions table exists: none may fail (CREATE TABLE IF NOT EXISTS
+	// races in PostgreSQL), each is seen by both.
+	ids := []string{"IL-0100", "IL-0191", "IL-0194", "IL-0371"}
+	var wg sync.WaitGroup
+	var failed atomic.Int32
+	for i, x := range ids {
+		for _, y := range ids[i+1:] {
+			for _, base := range []string{a.URL, b.URL} {
+				wg.Go(func() {
+					resp, err := http.Post(base+"/api/dupes/decisions", "application/json",
+						strings.NewReader(`{"a":"`+x+`","b":"`+y+`","verdict":"duplicate"}`))
+					if err != nil {
+						failed.Add(1)
+						return
+					}
+					resp.Body.Close()
+					if resp.StatusCode != 200 {
+						failed.Add(1)
+					}
+				})
+			}
+		}
+	}
+	wg.Wait()
+	if n := failed.Load(); n > 0 {
+		t.Fatalf("%d of 12 first decisions through two replicas failed", n)
+	}
+	for _, base := range []string{a.URL, b.URL} {
+		var d serve.DupesAnswer
+		getJSON(t, base+"/api/dupes?threshold=0&limit=1000", &d)
+		confirmed := 0
+		for _, p := range d.Pairs {
+			if p.Verdict == "duplicate" {
+				confirmed++
+			}
+		}
+		if confirmed != 6 {
+			t.Errorf("%s lists %d confirmed pairs, want the 6 decided", base, confirmed)
+		}
+	}
 
 	const pair = "IL-0100~IL-0191"
 	if !slices.Contains(pairsOf(t, b.URL), pair) {
