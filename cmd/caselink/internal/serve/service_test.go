@@ -508,3 +508,79 @@ func BenchmarkMiddleware(b *testing.B) {
 		})
 	}
 }
+
+// TestReloadSkipsHalfWrittenFile: a JSON Lines library rewritten in place
+// by a writer that is not atomic (truncate, then a few lines at a time) is
+// never served half written: the server keeps the old library until the
+// file holds still for a poll, then serves the whole new one.
+func TestReloadSkipsHalfWrittenFile(t *testing.T) {
+	dir := t.TempDir()
+	path := filepath.Join(dir, "cases.jsonl")
+	const n = 40
+	lines := func(gen int) []string {
+		var out []string
+		for i := range n {
+			out = append(out, fmt.Sprintf(`{"id":"C-%02d","title":{"en":"pool exhausted, generation %d, case %d"}}`, i, gen, i))
+		}
+		return out
+	}
+	os.WriteFile(path, []byte(strings.Join(lines(1), "\n")+"\n"), 0o644)
+	opts := testOptions(path)
+	opts.PollInterval = 40 * time.Millisecond
+	s, err := New(opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan struct{})
+	go func() { s.Watch(ctx); close(done) }()
+	defer func() { cancel(); <-done }()
+
+	var fewest atomic.Int64
+	fewest.Store(n)
+	stop := make(chan struct{})
+	sampled := make(chan struct{})
+	go func() {
+		defer close(sampled)
+		for {
+			select {
+			case <-stop:
+				return
+			default:
+			}
+			if l := int64(s.Len()); l < fewest.Load() {
+				fewest.Store(l)
+			}
+			time.Sleep(time.Millisecond)
+		}
+	}()
+	// The rewrite: truncate, then two lines every 10 ms (a quarter of a
+	// poll), whole lines only, so that every half-written state loads.
+	f, err := os.OpenFile(path, os.O_WRONLY|os.O_TRUNC, 0o644)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i, l := range lines(2) {
+		f.WriteString(l + "\n")
+		if i%2 == 1 {
+			time.Sleep(10 * time.Millisecond)
+		}
+	}
+	f.Close()
+	deadline := time.Now().Add(10 * time.Second)
+	for {
+		ix := s.cur.Load().ix
+		if ix.Len() == n && strings.Contains(ix.Case(0).Title.EN, "generation 2") {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatal("the rewritten library was not served within 10s")
+		}
+		time.Sleep(5 * time.Millisecond)
+	}
+	close(stop)
+	<-sampled
+	if f := fewest.Load(); f < n {
+		t.Errorf("served %d of %d cases while the file was being rewritten", f, n)
+	}
+}
