@@ -155,3 +155,40 @@ func TestServeReplicasOnPostgres(t *testing.T) {
 		}
 	}
 }
+
+// TestDecisionsElsewhere: --decisions may name a postgres:// library, whose
+// decisions table is used (replicas reading the library from a standby
+// record decisions on the primary); a decision recorded through a replica
+// so configured lands in that table.
+func TestDecisionsElsewhere(t *testing.T) {
+	url := pgtest.New(t)
+	lib := pgtest.WithParams(url, "table=cases")
+	primary := pgtest.WithParams(url, "table=primary_cases")
+	runCaselink(t, "import", "--cases", "../../seeds", lib)
+	st, where, err := decisionStore(primary, []string{lib})
+	if err != nil || where != "table primary_cases_decisions" {
+		t.Fatalf("decisionStore(%s) = %s, %v", primary, where, err)
+	}
+	opts := serve.Options{Paths: []string{lib}, PollInterval: -1, Decisions: st, DupesThreshold: 0.5}
+	if err := serveTable(context.Background(), &opts); err != nil {
+		t.Fatal(err)
+	}
+	srv, err := serve.New(opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ts := httptest.NewServer(srv.Handler())
+	defer ts.Close()
+	resp, err := http.Post(ts.URL+"/api/dupes/decisions", "application/json", strings.NewReader(`{"a":"IL-0100","b":"IL-0191","verdict":"duplicate"}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	resp.Body.Close()
+	if resp.StatusCode != 200 {
+		t.Fatalf("status %d", resp.StatusCode)
+	}
+	rows := pgtest.Rows(t, url, "SELECT json_build_object('id', a || '~' || b, 'verdict', verdict)::text FROM primary_cases_decisions")
+	if len(rows) != 1 || rows["IL-0100~IL-0191"] == nil {
+		t.Errorf("primary_cases_decisions holds %v", rows)
+	}
+}

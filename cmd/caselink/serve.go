@@ -49,7 +49,7 @@ Examples:
 		Flags: append([]cli.Flag{
 			casesFlag, lenientFlag,
 			&cli.StringFlag{Name: "addr", Value: "127.0.0.1:8080", Usage: "listen on `HOST:PORT` (port 0 picks a free one)"},
-			&cli.StringFlag{Name: "decisions", Usage: "the duplicate decisions `FILE` (default: " + caselib.DecisionsName + " beside the library)"},
+			&cli.StringFlag{Name: "decisions", Usage: "the duplicate decisions `FILE`, or a postgres://…?table=T library whose decisions table to use (e.g. the primary, when --cases reads a standby; default: " + caselib.DecisionsName + " beside the library)"},
 			&cli.DurationFlag{Name: "poll", Value: time.Second, Usage: "how often to check the library's files for changes (at least 100ms; 0 turns reloading off)"},
 		}, serviceFlags...),
 		Action: func(c *cli.Context) error { return env.serve(c) },
@@ -78,7 +78,9 @@ func (env *env) serve(c *cli.Context) error {
 	// (serveTable), none for the embedded seeds.
 	var decisions caselib.DecisionStore
 	if f := c.String("decisions"); f != "" {
-		decisions = caselib.NewDecisionFile(f)
+		if decisions, _, err = decisionStore(f, nil); err != nil {
+			return err
+		}
 	}
 	opts := serve.Options{
 		Decisions:      decisions,
