@@ -550,8 +550,9 @@ func (s *Server) caseView(ix *similarity.Index, doc int, lang string) CaseView {
 	return v
 }
 
-// decodeBody reads a JSON request body of at most MaxBodyBytes into v: one
-// object, no unknown fields. It returns the status to answer on error.
+// decodeBody reads a JSON request body of at most MaxBodyBytes (more with
+// a larger paste limit, see Server.bodyLimit) into v: one object, no
+// unknown fields. It returns the status to answer on error.
 func decodeBody(w http.ResponseWriter, r *http.Request, v any) (int, error) {
 	r.Body = http.MaxBytesReader(w, r.Body, bodyLimitOf(r))
 	dec := json.NewDecoder(r.Body)
