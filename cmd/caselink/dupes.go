@@ -228,8 +228,11 @@ func (env *env) printDupes(pairs []dupePair, q curate.DupesQuery, total int) err
 // The store is nil, with the reason, when the library has no place for
 // them (the embedded seeds, standard input).
 func decisionStore(file string, library []string) (caselib.DecisionStore, string, error) {
-	if file != "" {
+	if file != "" && !isTableLibrary([]string{file}) {
 		return caselib.NewDecisionFile(file), file, nil
+	}
+	if file != "" { // a postgres:// library URL: its decisions table (replicas reading a standby write to the primary)
+		library = []string{file}
 	}
 	if isTableLibrary(library) {
 		st, err := pgstore.NewDecisions(library[0])

@@ -11,6 +11,7 @@ import (
 	"github.com/urfave/cli/v2"
 	"golang.org/x/term"
 
+	"github.com/caselink/caselink/cmd/caselink/internal/config"
 	"github.com/caselink/caselink/cmd/caselink/internal/curate"
 	"github.com/caselink/caselink/similarity"
 	"github.com/caselink/caselink/similarity/caselib"
@@ -24,6 +25,9 @@ type env struct {
 	stdout, stderr io.Writer
 
 	table *pgstore.Table // the library, when --cases named a PostgreSQL table (pg.go)
+
+	config  *config.File // the config file in force, nil for none (config.go)
+	sources []source     // the settings applyConfig filled in, and where from
 }
 
 // casesFlag is --cases, shared by every command that reads a library.
@@ -61,7 +65,7 @@ func parseSize(s string) (int64, error) {
 		}
 	}
 	n, err := strconv.ParseFloat(t, 64)
-	if err != nil || n < 0 || n*float64(mult) > 1<<50 {
+	if err != nil || !(n >= 0) || n*float64(mult) > 1<<50 { // !(n >= 0): also NaN; +Inf is over the bound
 		return 0, fmt.Errorf("--max-case-size: want a size such as 16MiB, got %q", s)
 	}
 	return int64(n * float64(mult)), nil

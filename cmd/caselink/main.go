@@ -110,6 +110,7 @@ func newApp(env *env) *cli.App {
 			importCommand(env),
 			exportCommand(env),
 			completionCommand(env),
+			configCommand(env),
 			{
 				Name:  "version",
 				Usage: "print the caselink version",
@@ -120,8 +121,25 @@ func newApp(env *env) *cli.App {
 			},
 		},
 	}
+	// A path may hold a comma: --cases a,b is one path, not two.
+	app.DisableSliceFlagSeparator = true
 	for _, c := range app.Commands {
 		c.OnUsageError = app.OnUsageError
+		if slices.Contains(c.Flags, cli.Flag(casesFlag)) {
+			if !slices.ContainsFunc(c.Flags, func(f cli.Flag) bool { return slices.Contains(f.Names(), "config") }) {
+				c.Flags = append(c.Flags, configFileFlag)
+			}
+			before := c.Before
+			c.Before = func(ctx *cli.Context) error {
+				if err := env.applyConfig(ctx); err != nil {
+					return err
+				}
+				if before != nil {
+					return before(ctx)
+				}
+				return nil
+			}
+		}
 		if slices.Contains(c.Flags, cli.Flag(lenientFlag)) {
 			c.Flags = append(c.Flags, maxCaseFlag)
 		}

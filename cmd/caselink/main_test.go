@@ -45,6 +45,8 @@ func TestScripts(t *testing.T) {
 				return err
 			}
 			e.Setenv("SEEDSET", seedSet)
+			// BIGPASTE is a paste of about 2 KiB, for --max-paste.
+			e.Setenv("BIGPASTE", strings.Repeat("pool exhausted ", 130))
 			return nil
 		},
 		Cmds: map[string]func(ts *testscript.TestScript, neg bool, args []string){

@@ -46,6 +46,7 @@ Examples:
 			&cli.StringFlag{Name: "since", Usage: "only cases dated on or after `DATE` (YYYY, YYYY-MM or YYYY-MM-DD)"},
 			&cli.StringFlag{Name: "until", Usage: "only cases dated on or before `DATE`"},
 			&cli.StringFlag{Name: "like", Usage: "instead of a paste, find the cases most like the case `ID` (scored as relate scores them)"},
+			&cli.StringFlag{Name: "max-paste", Value: "1MiB", Usage: "refuse a paste larger than `SIZE` (its analysis takes memory in proportion)"},
 			&cli.StringFlag{Name: "queries", Usage: "batch mode: JSON Lines `FILE` of {\"id\",\"text\"[,\"candidates\"]}; prints one JSON line per query"},
 		},
 		Action: func(c *cli.Context) error { return env.match(c) },
@@ -149,10 +150,17 @@ func (env *env) matchLike(c *cli.Context, ix *similarity.Index, id string, filte
 func (env *env) pasteText(c *cli.Context) (string, error) {
 	args := c.Args().Slice()
 	fromStdin := len(args) == 0 || (len(args) == 1 && args[0] == "-")
+	maxPaste, err := maxPasteBytes(c)
+	if err != nil {
+		return "", err
+	}
 	if !fromStdin {
 		text := strings.Join(args, " ")
 		if strings.TrimSpace(text) == "" {
 			return "", usagef("nothing to match: TEXT is blank")
+		}
+		if int64(len(text)) > maxPaste {
+			return "", pasteTooLarge(int64(len(text)), maxPaste, true)
 		}
 		return text, nil
 	}
@@ -164,9 +172,14 @@ func (env *env) pasteText(c *cli.Context) (string, error) {
 	if f, ok := env.stdin.(*os.File); ok && isTerminal(f) {
 		fmt.Fprintln(env.stderr, "caselink: paste what you see, then Ctrl-D")
 	}
-	b, err := io.ReadAll(env.stdin)
+	// Read one byte more than the limit, not the whole input: a paste too
+	// large costs its limit in memory, never its own size.
+	b, err := io.ReadAll(io.LimitReader(env.stdin, maxPaste+1))
 	if err != nil {
 		return "", fmt.Errorf("reading standard input: %w", err)
+	}
+	if int64(len(b)) > maxPaste {
+		return "", pasteTooLarge(int64(len(b)), maxPaste, false)
 	}
 	if strings.TrimSpace(string(b)) == "" {
 		return "", usagef("nothing to match: give TEXT or paste on standard input")

@@ -232,7 +232,9 @@ func (env *env) writeRelated(c *cli.Context, lib *caselib.Library, changed map[s
 	if env.table != nil {
 		return env.writeTableRelated(c, changed, out)
 	}
+	stop := env.cleanUpOnSignal()
 	files, err := caselib.WriteRelated(lib, changed)
+	stop()
 	if err != nil {
 		return failure{err}
 	}

@@ -28,6 +28,15 @@ library's files change, they are reloaded in the background (a postgres:// libra
 rows change, seen by polling a fingerprint of the row versions); a library that fails to load
 leaves the previous one serving and the error is logged here and shown by /healthz. Ctrl-C
 stops the server.
+As a team's service: --tokens FILE (one "ROLE TOKEN" a line, roles read and curate, mode
+600) makes every request carry Authorization: Bearer TOKEN (a browser is asked for it once);
+without --tokens, an --addr other machines can reach is refused unless --insecure-no-auth.
+Requests must name the server by its listen address, localhost or a --host NAME (421
+otherwise), writes must be same-origin JSON, and a paste over --max-paste is refused (413).
+GET /metrics is for Prometheus; POST /api/alerts takes Alertmanager's webhook, and with
+--notify URL each firing group is posted to that Slack incoming webhook with its similar past
+cases. Settings can come from caselink.toml ([serve] addr, tokens, host, notify, max-paste …;
+see caselink config). A request log goes to standard error (--log-format json for JSON).
 Add ?lang=ko to a page or API address (or prefer Korean in the browser) to read the
 cases' Korean text where they have it.
 
@@ -37,12 +46,12 @@ Examples:
    caselink serve --cases 'postgres://db.internal/incidents?table=cases'
    curl -s localhost:8080/api/match -d '{"text":"pods OOMKilled after rollout","top":3}'
    curl -s 'localhost:8080/api/cases/IL-0100?lang=ko'`,
-		Flags: []cli.Flag{
+		Flags: append([]cli.Flag{
 			casesFlag, lenientFlag,
 			&cli.StringFlag{Name: "addr", Value: "127.0.0.1:8080", Usage: "listen on `HOST:PORT` (port 0 picks a free one)"},
-			&cli.StringFlag{Name: "decisions", Usage: "the duplicate decisions `FILE` (default: " + caselib.DecisionsName + " beside the library)"},
-			&cli.DurationFlag{Name: "poll", Value: time.Second, Usage: "how often to check the library's files for changes (0 turns reloading off)"},
-		},
+			&cli.StringFlag{Name: "decisions", Usage: "the duplicate decisions `FILE`, or a postgres://…?table=T library whose decisions table to use (e.g. the primary, when --cases reads a standby; default: " + caselib.DecisionsName + " beside the library)"},
+			&cli.DurationFlag{Name: "poll", Value: time.Second, Usage: "how often to check the library's files for changes (at least 100ms; 0 turns reloading off)"},
+		}, serviceFlags...),
 		Action: func(c *cli.Context) error { return env.serve(c) },
 	}
 }
@@ -57,6 +66,8 @@ func (env *env) serve(c *cli.Context) error {
 		return usagef("--poll must not be negative")
 	case poll == 0:
 		poll = -1 // serve.Options: negative turns watching off
+	case poll < minPoll:
+		return usagef("--poll %v is too often: give at least %v, or 0 to turn reloading off", poll, minPoll)
 	}
 	maxCase, err := maxCaseBytes(c)
 	if err != nil {
@@ -67,7 +78,9 @@ func (env *env) serve(c *cli.Context) error {
 	// (serveTable), none for the embedded seeds.
 	var decisions caselib.DecisionStore
 	if f := c.String("decisions"); f != "" {
-		decisions = caselib.NewDecisionFile(f)
+		if decisions, _, err = decisionStore(f, nil); err != nil {
+			return err
+		}
 	}
 	opts := serve.Options{
 		Decisions:      decisions,
@@ -80,10 +93,17 @@ func (env *env) serve(c *cli.Context) error {
 		PollInterval:   poll,
 		Log:            env.stderr,
 	}
+	if opts.Service, err = serviceOptions(c); err != nil {
+		return err
+	}
 	if isTableLibrary(opts.Paths) {
 		if err := serveTable(ctxOf(c), &opts); err != nil {
 			return err
 		}
+	}
+	addr := c.String("addr")
+	if err := checkExposure(addr, opts.Service.Tokens != nil, c.Bool("insecure-no-auth")); err != nil {
+		return err
 	}
 	srv, err := serve.New(opts)
 	if err != nil {
@@ -95,5 +115,5 @@ func (env *env) serve(c *cli.Context) error {
 	}
 	ctx, stop := signal.NotifyContext(ctx, os.Interrupt, syscall.SIGTERM)
 	defer stop()
-	return srv.ListenAndServe(ctx, c.String("addr"))
+	return srv.ListenAndServe(ctx, addr)
 }

@@ -64,12 +64,15 @@ func WriteFile(name string, perm fs.FileMode, write func(w io.Writer) error) err
 	}
 	if err := hook("rename", name); err != nil {
 		os.Remove(tmp)
+		forgetTemp(tmp)
 		return err
 	}
 	if err := os.Rename(tmp, target); err != nil {
 		os.Remove(tmp)
+		forgetTemp(tmp)
 		return err
 	}
+	forgetTemp(tmp)
 	syncDir(filepath.Dir(target))
 	return nil
 }
@@ -88,7 +91,7 @@ func WriteFileAtomic(path string, data []byte, perm fs.FileMode) error {
 // group (where the process may), and returns its name.
 // On failure it removes the file. display names target for the test hook.
 func writeTemp(target, display string, mode fs.FileMode, fill func(*os.File) error) (name string, err error) {
-	tmp, err := os.CreateTemp(filepath.Dir(target), "."+filepath.Base(target)+".*.tmp")
+	tmp, err := createTemp(target)
 	if err != nil {
 		return "", err
 	}
@@ -111,6 +114,7 @@ func writeTemp(target, display string, mode fs.FileMode, fill func(*os.File) err
 	}
 	if err != nil {
 		os.Remove(tmp.Name())
+		forgetTemp(tmp.Name())
 		return "", err
 	}
 	return tmp.Name(), nil

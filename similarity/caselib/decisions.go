@@ -105,8 +105,12 @@ func (d Decision) Check() error {
 // committed with the library) and a failed write leaves it as it was. A
 // missing file holds no decisions.
 //
-// A DecisionFile is safe for concurrent use; two processes recording at the
-// same moment may lose one of the two decisions.
+// A DecisionFile is safe for concurrent use, by goroutines and by
+// processes: Record holds an exclusive OS file lock (flock, on the file
+// named by [DecisionFile.LockPath]) from reading the file to renaming the
+// new one over it, so that caselink dupes and caselink serve recording at
+// the same moment lose neither decision. (The lock is on a file of its
+// own because the decisions file itself is replaced at every change.)
 type DecisionFile struct {
 	path string
 	// Now gives the date of a decision recorded without one; nil means
@@ -122,6 +126,11 @@ func NewDecisionFile(path string) *DecisionFile { return &DecisionFile{path: pat
 
 // Path returns the file the store is kept in.
 func (s *DecisionFile) Path() string { return s.path }
+
+// LockPath returns the lock file Record locks: the decisions file's name
+// with ".lock" added, in the same folder (a dot file beside a library's
+// default decisions file, so loading the folder skips it).
+func (s *DecisionFile) LockPath() string { return s.path + ".lock" }
 
 // Load returns every pair's decision, sorted by A then B.
 func (s *DecisionFile) Load() ([]Decision, error) {
@@ -149,6 +158,11 @@ func (s *DecisionFile) Record(d Decision) error {
 	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
+	unlock, err := lockFile(s.LockPath(), 0o644)
+	if err != nil {
+		return fmt.Errorf("%s: cannot lock the decisions file: %w", s.path, err)
+	}
+	defer unlock()
 	comments, ds, err := s.read()
 	if err != nil {
 		return err

@@ -3,7 +3,9 @@ package caselib
 import (
 	"fmt"
 	"os"
+	"os/exec"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"sync"
 	"testing"
@@ -184,6 +186,63 @@ func TestDecisionsPath(t *testing.T) {
 	for _, lib := range [][]string{nil, {"-"}, {filepath.Join(dir, "missing")}} {
 		if _, err := DecisionsPath(lib); err == nil {
 			t.Errorf("DecisionsPath(%v) succeeded", lib)
+		}
+	}
+}
+
+// TestDecisionFileAcrossProcesses: processes (as caselink dupes --dismiss
+// runs are) and goroutines (as the server's requests are) recording into
+// one file at the same moment lose no decision: the file lock is held from
+// reading the file to renaming the new one over it.
+func TestDecisionFileAcrossProcesses(t *testing.T) {
+	path := filepath.Join(t.TempDir(), DecisionsName)
+	const procs, perProc, goroutines = 6, 8, 8
+	var wg sync.WaitGroup
+	errs := make(chan error, procs+goroutines)
+	for p := range procs {
+		wg.Go(func() {
+			cmd := exec.Command(os.Args[0], "-test.run=^TestDecisionFileHelperProcess$")
+			cmd.Env = append(os.Environ(), fmt.Sprintf("CASELINK_DECISIONS_HELPER=%s\t%d\t%d", path, p, perProc))
+			if out, err := cmd.CombinedOutput(); err != nil {
+				errs <- fmt.Errorf("process %d: %v\n%s", p, err, out)
+			}
+		})
+	}
+	s := NewDecisionFile(path)
+	for g := range goroutines {
+		wg.Go(func() {
+			for i := range perProc {
+				if err := s.Record(Decision{A: fmt.Sprintf("G%02d", g), B: fmt.Sprintf("X%02d", i), Verdict: Duplicate}); err != nil {
+					errs <- err
+					return
+				}
+			}
+		})
+	}
+	wg.Wait()
+	close(errs)
+	for err := range errs {
+		t.Fatal(err)
+	}
+	got := mustLoad(t, NewDecisionFile(path))
+	if want := (procs + goroutines) * perProc; len(got) != want {
+		t.Fatalf("%d decisions kept of %d recorded", len(got), want)
+	}
+}
+
+// TestDecisionFileHelperProcess is one process of
+// TestDecisionFileAcrossProcesses; it does nothing in a normal test run.
+func TestDecisionFileHelperProcess(t *testing.T) {
+	spec := os.Getenv("CASELINK_DECISIONS_HELPER")
+	if spec == "" {
+		t.Skip("a helper of TestDecisionFileAcrossProcesses")
+	}
+	f := strings.Split(spec, "\t")
+	n, _ := strconv.Atoi(f[2])
+	s := NewDecisionFile(f[0])
+	for i := range n {
+		if err := s.Record(Decision{A: "P" + f[1], B: fmt.Sprintf("X%02d", i), Verdict: NotDuplicate}); err != nil {
+			t.Fatal(err)
 		}
 	}
 }

@@ -99,11 +99,25 @@ func isCaseFile(name string) bool {
 // subfolders, in lexical order, by the rules of Load: files whose extension
 // is one of caseExts, skipping names that begin with a dot and what the
 // folder's IgnoreFile lists (ignore); a link to a
-// file is read, a link to a folder is not followed, other special files are
-// left out. fn also receives the errors of reading a folder (with its path);
+// file is read, a link to a folder inside root is not followed (root itself
+// may be one), other special files are left out. fn also receives the errors of reading a folder (with its path);
 // an error returned by fn stops the walk and is returned.
 func walkCaseFiles(root string, ignore ignoreList, fn func(fpath string, err error) error) error {
-	return filepath.WalkDir(root, func(fpath string, d fs.DirEntry, err error) error {
+	// A library given as a link to a folder is that folder (as a link
+	// inside it is not): walk where it points, naming the files by the
+	// link, so that messages and writes use the name the user gave.
+	walkRoot := root
+	if st, err := os.Lstat(root); err == nil && st.Mode()&fs.ModeSymlink != 0 {
+		if real, err := filepath.EvalSymlinks(root); err == nil {
+			walkRoot = real
+		}
+	}
+	return filepath.WalkDir(walkRoot, func(fpath string, d fs.DirEntry, err error) error {
+		if walkRoot != root {
+			if rel, rerr := filepath.Rel(walkRoot, fpath); rerr == nil {
+				fpath = filepath.Join(root, rel)
+			}
+		}
 		if err != nil {
 			return fn(fpath, err)
 		}

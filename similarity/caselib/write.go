@@ -55,6 +55,7 @@ func WriteRelated(lib *Library, related map[string][]string) ([]string, error) {
 			return nil, err
 		}
 	}
+	sweepFolders(touched)
 	if len(edits) == 0 {
 		return nil, nil
 	}
@@ -76,6 +77,9 @@ func WriteRelated(lib *Library, related map[string][]string) ([]string, error) {
 		}
 		if err == nil {
 			err = os.Rename(e.tmp, e.target)
+		}
+		if err == nil {
+			forgetTemp(e.tmp)
 		}
 		if err != nil {
 			for _, e := range edits[i:] {
@@ -408,6 +412,7 @@ func (e *fileEdit) rewriteList(data []byte, start int, w *bufio.Writer) error {
 func (e *fileEdit) discard() {
 	if e.tmp != "" {
 		os.Remove(e.tmp)
+		forgetTemp(e.tmp)
 		e.tmp = ""
 	}
 }
@@ -420,6 +425,22 @@ func (e *fileEdit) commit() {
 	e.src.size, e.src.hash = e.size, e.hash
 	if st, err := os.Stat(e.src.path); err == nil {
 		e.src.mtime = st.ModTime()
+	}
+}
+
+// sweepFolders removes the stale temporary files of earlier, killed runs
+// from the folders about to be written (see SweepTemps).
+func sweepFolders(edits []*fileEdit) {
+	seen := make(map[string]bool)
+	for _, e := range edits {
+		target, err := filepath.EvalSymlinks(e.src.path)
+		if err != nil {
+			continue
+		}
+		if dir := filepath.Dir(target); !seen[dir] {
+			seen[dir] = true
+			SweepTemps(dir)
+		}
 	}
 }
 

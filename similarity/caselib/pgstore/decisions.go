@@ -2,9 +2,11 @@ package pgstore
 
 import (
 	"context"
+	"errors"
 	"fmt"
 
 	"github.com/jackc/pgx/v5"
+	"github.com/jackc/pgx/v5/pgconn"
 
 	"github.com/caselink/caselink/similarity/caselib"
 )
@@ -103,7 +105,7 @@ func (d *Decisions) Record(x caselib.Decision) error {
 	_, err = conn.Exec(ctx, `CREATE TABLE IF NOT EXISTS `+d.ident()+` (
 		a text NOT NULL, b text NOT NULL, verdict text NOT NULL, decided text NOT NULL,
 		recorded_at timestamptz NOT NULL DEFAULT now(), PRIMARY KEY (a, b))`)
-	if err != nil {
+	if err != nil && !createRace(err) {
 		return d.wrap(err)
 	}
 	if x.Verdict == "" {
@@ -121,4 +123,20 @@ func (d *Decisions) wrap(err error) error {
 		return nil
 	}
 	return fmt.Errorf("%s: %w", d.Table(), err)
+}
+
+// createRace reports whether err is PostgreSQL's answer to two sessions
+// creating the same table at once (CREATE TABLE IF NOT EXISTS checks
+// before it creates): the other session created it, which is what was
+// wanted.
+func createRace(err error) bool {
+	var pe *pgconn.PgError
+	if !errors.As(err, &pe) {
+		return false
+	}
+	switch pe.Code {
+	case "42P07", "42710", "23505": // duplicate_table, duplicate_object, unique_violation (on pg_type)
+		return true
+	}
+	return false
 }

@@ -243,8 +243,9 @@ func (s *Server) routes() http.Handler {
 	mux.HandleFunc("/api/", func(w http.ResponseWriter, r *http.Request) {
 		writeError(w, http.StatusNotFound, "no such endpoint: %s", r.URL.Path)
 	})
+	s.serviceRoutes(mux, api)
 	s.pageRoutes(mux)
-	return secure(mux)
+	return s.middleware(secure(mux))
 }
 
 // secure sets the headers every answer carries: a strict content security
@@ -320,6 +321,11 @@ func (s *Server) apiMatch(w http.ResponseWriter, r *http.Request) {
 		writeError(w, http.StatusBadRequest, "%v", err)
 		return
 	}
+	release, ok := s.admitPaste(w, r, req.Text)
+	if !ok {
+		return
+	}
+	defer release()
 	ix := s.cur.Load().ix
 	if err := curate.CheckPaste(ix, q.Text); err != nil {
 		writeError(w, http.StatusBadRequest, "%v", err)
@@ -424,7 +430,7 @@ func (s *Server) apiDupes(w http.ResponseWriter, r *http.Request) {
 	}
 	var err error
 	if v := r.URL.Query().Get("threshold"); v != "" {
-		if q.Threshold, err = strconv.ParseFloat(v, 64); err != nil || q.Threshold < 0 || q.Threshold > 1 {
+		if q.Threshold, err = ParseNumber("threshold", v); err != nil || q.Threshold < 0 || q.Threshold > 1 {
 			writeError(w, http.StatusBadRequest, "threshold must be a number from 0 to 1, got %q", v)
 			return
 		}
@@ -498,6 +504,7 @@ func (s *Server) apiDecision(w http.ResponseWriter, r *http.Request) {
 		writeError(w, http.StatusInternalServerError, "cannot record the decision: %v", err)
 		return
 	}
+	s.metrics.decided(string(v))
 	k := caselib.PairKey(d.A, d.B)
 	out := DecisionAnswer{A: k[0], B: k[1], Verdict: string(v), Date: d.Date}
 	if v == "" {
@@ -629,10 +636,11 @@ func (s *Server) caseView(ix *similarity.Index, doc int, lang string) CaseView {
 	return v
 }
 
-// decodeBody reads a JSON request body of at most MaxBodyBytes into v: one
-// object, no unknown fields. It returns the status to answer on error.
+// decodeBody reads a JSON request body of at most MaxBodyBytes (more with
+// a larger paste limit, see Server.bodyLimit) into v: one object, no
+// unknown fields. It returns the status to answer on error.
 func decodeBody(w http.ResponseWriter, r *http.Request, v any) (int, error) {
-	r.Body = http.MaxBytesReader(w, r.Body, MaxBodyBytes)
+	r.Body = http.MaxBytesReader(w, r.Body, bodyLimitOf(r))
 	dec := json.NewDecoder(r.Body)
 	dec.DisallowUnknownFields()
 	err := dec.Decode(v)

@@ -38,6 +38,26 @@
 //	POST /api/feedback             {"text","id","helpful","rank","score"}: whether a hit helped, kept with the
 //	                               paste in .caselink-feedback.jsonl beside the decisions file (caselib.Feedback)
 //	GET  /healthz                  {"ok","status","cases","loaded_at","library","reloads","last_error"}; status "degraded" and ok false after a failed reload
+//	POST /api/alerts               Alertmanager's webhook (payload version 4) → {"alerts":[{"fingerprint","status",
+//	                               "labels","hits":[…]}]}; with ServiceOptions.Notify, a firing group is posted to a
+//	                               Slack incoming webhook with its top cases, scores, why and links
+//	GET  /metrics                  Prometheus text format, every name caselink_… (requests by route and status,
+//	                               latency, cases and terms indexed, reloads, decisions recorded)
+//	GET, POST /sign-in             with tokens: the form a browser gives its token in (kept in a cookie)
+//
+// # Running it as a service
+//
+// [ServiceOptions] hold what a team sets (service.go, auth.go, limits.go,
+// metrics.go, alerts.go): bearer [Tokens] with roles read and curate (401
+// without a token, 403 with too weak a role; a browser is shown the sign-in
+// page); a Host check against DNS rebinding (421 unless the listen address,
+// a loopback address, localhost or a ServiceOptions.Hosts name); no
+// cross-site writes (403 for a cross-origin Origin or Sec-Fetch-Site on any
+// POST, 415 for a write whose body is not application/json); a paste limit
+// (413 over ServiceOptions.MaxPaste, 64 KiB by default) and large pastes two
+// at a time; a request log through log/slog (text or JSON) with a request
+// id answered in X-Request-Id; and reloads only of a library whose
+// fingerprint held still across two polls.
 //
 // The answers are the exported types of this package ([MatchRequest],
 // [HitList], [CaseList], [CaseView], [DupesAnswer], [DecisionRequest],
@@ -59,5 +79,6 @@
 // Every API error is {"error":"…"} with a status code: 400 for bad JSON,
 // an empty text or a lang other than en or ko, 404 for an unknown case or route, 405 for a wrong method,
 // 409 for a decision where there is no decisions file (the embedded seeds),
-// 413 for a request body over 1 MiB.
+// 413 for a paste over the limit or a request body over 1 MiB (more with a
+// larger paste limit), 401, 403, 415 and 421 as above.
 package serve

@@ -7,6 +7,7 @@ import (
 	"html/template"
 	"io"
 	"log"
+	"log/slog"
 	"net"
 	"net/http"
 	"strings"
@@ -60,6 +61,10 @@ type Options struct {
 	// time; warn reports lenient skips.
 	Library func(warn func(error)) (*caselib.Library, error)
 	Stamp   func() uint64
+
+	// Service holds what a team running the server sets: tokens, host
+	// names, limits, alert notifications, the log format (service.go).
+	Service ServiceOptions
 }
 
 // Server answers the JSON API and the web page from an in-memory index of
@@ -81,6 +86,14 @@ type Server struct {
 	lastErr   string    // the last failed load's error; "" after a successful one
 	lastErrAt time.Time // when it failed
 	reloads   int       // successful reloads since New
+
+	// Set up from Options.Service (service.go).
+	tokens   *Tokens // nil: no tokens needed
+	hosts    *hostGuard
+	metrics  *metrics
+	pastes   chan struct{} // slots of large pastes (limits.go)
+	slog     *slog.Logger  // the request log
+	notifier *notifier     // nil without Service.Notify
 }
 
 // snapshot is one loaded library and its index; never changed once
@@ -115,6 +128,7 @@ func New(opts Options) (*Server, error) {
 		w = io.Discard
 	}
 	s := &Server{opts: opts, log: log.New(w, "caselink: ", 0), decisions: opts.Decisions}
+	s.service(w)
 	if s.decisions == nil && len(opts.Paths) > 0 {
 		// A library with no folder (standard input, a table the caller
 		// gave no store for) has nowhere to keep decisions: they are
@@ -138,6 +152,7 @@ func New(opts Options) (*Server, error) {
 		return nil, err
 	}
 	s.cur.Store(snap)
+	s.metrics.loaded(true, nil)
 	s.handler = s.routes()
 	return s, nil
 }
@@ -207,6 +222,7 @@ func (s *Server) reload(stamp uint64) error {
 	defer s.reloadMu.Unlock()
 	start := time.Now()
 	snap, err := s.load(stamp)
+	s.metrics.loaded(false, err)
 	s.errMu.Lock()
 	defer s.errMu.Unlock()
 	if err != nil {
@@ -226,7 +242,9 @@ func (s *Server) reload(stamp uint64) error {
 
 // Watch polls the library's files every Options.PollInterval until ctx is
 // done and reloads them when their names, sizes or modification times
-// change. A load that fails is not retried until the files change again.
+// changed and then held still across two polls, so that a library being
+// written is not loaded half written. A load that fails is not retried
+// until the files change again.
 // It returns at once for the embedded seeds or when watching is off.
 func (s *Server) Watch(ctx context.Context) {
 	if len(s.opts.Paths) == 0 || s.opts.PollInterval < 0 {
@@ -235,6 +253,7 @@ func (s *Server) Watch(ctx context.Context) {
 	t := time.NewTicker(s.opts.PollInterval)
 	defer t.Stop()
 	last := s.cur.Load().stamp
+	var moved uint64 // the changed fingerprint seen at the last poll, 0 for none
 	for {
 		select {
 		case <-ctx.Done():
@@ -242,10 +261,18 @@ func (s *Server) Watch(ctx context.Context) {
 		case <-t.C:
 		}
 		stamp := s.stamp()
-		if stamp == last {
+		switch {
+		case stamp == last:
+			moved = 0
+			continue
+		case stamp != moved:
+			// Changed since the last poll: a writer may still be at it
+			// (one that rewrites a file in place is seen half done).
+			// Wait until the fingerprint holds still for a poll.
+			moved = stamp
 			continue
 		}
-		last = stamp
+		last, moved = stamp, 0
 		s.reload(stamp)
 	}
 }
@@ -282,6 +309,7 @@ func (s *Server) ListenAndServe(ctx context.Context, addr string) error {
 // to ten seconds) for the requests in flight. It returns nil after a
 // graceful shutdown.
 func (s *Server) Serve(ctx context.Context, ln net.Listener) error {
+	s.hosts.listening(ln.Addr())
 	hs := &http.Server{
 		Handler:           s.handler,
 		ReadHeaderTimeout: readHeaderTimeout,

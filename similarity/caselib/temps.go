@@ -1,0 +1,137 @@
+package caselib
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"sync"
+	"time"
+)
+
+// The writer's temporary files are named .NAME.caselink-PID.RANDOM.tmp
+// beside the file they will replace: a dot file, so that loading the
+// folder skips it, and one that names the process that made it, so that a
+// later run can tell a stale one (its process is gone) from one another
+// caselink is writing right now.
+const tempMark = ".caselink-"
+
+// temps are the temporary files this process has made and not yet renamed
+// or removed.
+var temps struct {
+	mu     sync.Mutex
+	names  map[string]bool
+	closed bool // RemoveTemps ran: the process is stopping
+}
+
+// createTemp creates a temporary file beside target and remembers it.
+func createTemp(target string) (*os.File, error) {
+	temps.mu.Lock()
+	defer temps.mu.Unlock()
+	if temps.closed {
+		return nil, fmt.Errorf("%s: not written: caselink is stopping", target)
+	}
+	f, err := os.CreateTemp(filepath.Dir(target), "."+filepath.Base(target)+tempMark+strconv.Itoa(os.Getpid())+".*.tmp")
+	if err != nil {
+		return nil, err
+	}
+	if temps.names == nil {
+		temps.names = map[string]bool{}
+	}
+	temps.names[f.Name()] = true
+	return f, nil
+}
+
+// forgetTemp is called once a temporary file is renamed or removed.
+func forgetTemp(name string) {
+	temps.mu.Lock()
+	delete(temps.names, name)
+	temps.mu.Unlock()
+}
+
+// RemoveTemps removes every temporary file the writer of this process has
+// made and not yet renamed over its original, and makes any later write
+// fail. It is for a signal handler that stops the process (caselink relate
+// --write on Ctrl-C): the originals are whole, each either as it was or
+// fully rewritten, and no temporary file is left behind. It returns how many
+// it removed.
+func RemoveTemps() int {
+	temps.mu.Lock()
+	defer temps.mu.Unlock()
+	temps.closed = true
+	n := 0
+	for name := range temps.names {
+		if os.Remove(name) == nil {
+			n++
+		}
+		delete(temps.names, name)
+	}
+	return n
+}
+
+// staleAge is how old a temporary file of a process that may still be
+// running must be to be swept where processes cannot be asked about.
+const staleAge = 24 * time.Hour
+
+// SweepTemps removes, in the folder dir, the writer's temporary files left
+// by caselink processes that are gone (killed before they could clean up).
+// Files of running processes, and files not named as the writer names its
+// own, are left alone. It returns the files it removed.
+func SweepTemps(dir string) []string {
+	ents, err := os.ReadDir(dir)
+	if err != nil {
+		return nil
+	}
+	var removed []string
+	for _, e := range ents {
+		pid, ok := tempPID(e.Name())
+		if !ok || !e.Type().IsRegular() || pid == os.Getpid() {
+			continue
+		}
+		name := filepath.Join(dir, e.Name())
+		gone, known := processGone(pid)
+		if !known {
+			info, err := e.Info()
+			gone = err == nil && time.Since(info.ModTime()) > staleAge
+		}
+		if gone && os.Remove(name) == nil {
+			removed = append(removed, name)
+		}
+	}
+	return removed
+}
+
+// tempPID returns the process id in the name of one of the writer's
+// temporary files (.NAME.caselink-PID.RANDOM.tmp).
+func tempPID(name string) (int, bool) {
+	if !strings.HasPrefix(name, ".") || !strings.HasSuffix(name, ".tmp") {
+		return 0, false
+	}
+	i := strings.LastIndex(name, tempMark)
+	if i < 0 {
+		return 0, false
+	}
+	rest := name[i+len(tempMark) : len(name)-len(".tmp")]
+	pidText, random, ok := strings.Cut(rest, ".")
+	if !ok || random == "" || strings.Contains(random, ".") {
+		return 0, false
+	}
+	for _, c := range random {
+		if c < '0' || c > '9' {
+			return 0, false
+		}
+	}
+	pid, err := strconv.Atoi(pidText)
+	if err != nil || pid <= 0 {
+		return 0, false
+	}
+	return pid, true
+}
+
+// reopenTemps undoes RemoveTemps (for tests, which go on writing).
+func reopenTemps() {
+	temps.mu.Lock()
+	temps.closed = false
+	temps.mu.Unlock()
+}
