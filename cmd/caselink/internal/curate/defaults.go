@@ -34,6 +34,10 @@ const (
 	// 2,503 GitBugs reports it lists 176 pairs for review, 11 of them among
 	// the 61 judged duplicates (0.3 lists 405 pairs with 20; 0.5, 94 with 5).
 	DupesThreshold = 0.4
+	// DupesLimit is how many clusters of probable duplicates dupes shows
+	// in the terminal unless told otherwise: one screen, so that the list
+	// is something a curator finishes, page by page.
+	DupesLimit = 5
 )
 
 // CheckScore reports a score bound outside [0, 1], naming it: every score
