@@ -268,8 +268,8 @@ type EventEvidence struct {
 	Source string
 	Cited  int
 	// Days is how many days apart the two cases are dated, -1 when either
-	// has no date.
-	Days int
+	// has no date; Undated is how many of the two have none (0, 1 or 2).
+	Days, Undated int
 	// Containment is the share of the shorter case's specific text (its
 	// terms weighed by their specificity, see Specific) that the longer
 	// case also has: 1 when the short notice is wholly inside the long
@@ -446,6 +446,11 @@ func (ix *Index) overlap(k int32, a, b int, shared func(t uint32, s float64)) ov
 // b; explain, when true, fills EventEvidence.Rare.
 func (ix *Index) evidence(a, b int, explain bool) EventEvidence {
 	e := EventEvidence{Days: -1}
+	for _, x := range []int{a, b} {
+		if ix.day[x] == noDay {
+			e.Undated++
+		}
+	}
 	if ix.day[a] != noDay && ix.day[b] != noDay {
 		e.Days = int(math.Abs(float64(ix.day[a]) - float64(ix.day[b])))
 		if e.Days > eventDays {
@@ -505,8 +510,12 @@ const (
 	eventOrgPower  = 0.5  // an organisation key's strength is 1 − share^eventOrgPower
 	eventOrgWeight = 0.25 // the weight of the organisation's share of the library against its share of the pair's days
 	eventRare      = 2.0  // each shared rare term leaves e^(−1/eventRare) of the organisation evidence's weakness
-	eventUndated   = 1.0  // the date factor of a pair with an undated case
-	eventDayCost   = 0.1  // the date factor loses this much per day apart
+	eventUndated   = 1.0  // the date factor of a pair with an undated case (a summary and the dated write-up it sums up)
+	// eventBothUndated is the date factor of two undated cases: nothing
+	// says they were written around one time (two one-line summaries of
+	// one organisation in a list of post-mortems are of two incidents).
+	eventBothUndated = 0.5
+	eventDayCost     = 0.1 // the date factor loses this much per day apart
 )
 
 // What makes shared words specific to one incident (see specificity).
@@ -576,6 +585,9 @@ func eventScore(e EventEvidence) float64 {
 
 // dateFactor is how much of the same-event evidence the dates keep.
 func dateFactor(e EventEvidence) float64 {
+	if e.Undated == 2 {
+		return eventBothUndated
+	}
 	if e.Days < 0 {
 		return eventUndated
 	}

@@ -49,6 +49,7 @@ Examples:
 			casesFlag, lenientFlag,
 			&cli.StringFlag{Name: "queries", Usage: "judged queries, JSON Lines `FILE`"},
 			&cli.StringFlag{Name: "related", Usage: "judged related pairs, TSV `FILE`"},
+			&cli.StringSliceFlag{Name: "dupes-judged", Usage: "judged pairs of the dupes list, JSON Lines `FILE` (repeatable; a later file's verdict wins): precision by rank band"},
 			&cli.IntFlag{Name: "k", Value: 10, Usage: "rank depth of the measures"},
 			&cli.BoolFlag{Name: "json", Usage: "print JSON, with every query's and subject's own scores"},
 			&cli.BoolFlag{Name: "compare", Usage: "compare two saved --json runs given as arguments A.json B.json"},
@@ -72,8 +73,8 @@ func (env *env) eval(c *cli.Context) error {
 	switch {
 	case c.Args().Len() > 0:
 		return usagef("unexpected arguments %q (did you mean --compare A.json B.json?)", c.Args().Slice())
-	case c.String("queries") == "" && c.String("related") == "":
-		return usagef("give --queries FILE, --related FILE or both")
+	case c.String("queries") == "" && c.String("related") == "" && len(c.StringSlice("dupes-judged")) == 0:
+		return usagef("give --queries FILE, --related FILE, --dupes-judged FILE or more than one")
 	case c.Int("k") < 1:
 		return usagef("--k must be at least 1")
 	case c.IsSet("folds") && !c.Bool("grid"):
@@ -121,9 +122,21 @@ func (env *env) eval(c *cli.Context) error {
 			return err
 		}
 	}
+	var judged eval.JudgedPairs
+	if fs := c.StringSlice("dupes-judged"); len(fs) > 0 {
+		if c.Bool("grid") || base != nil {
+			return usagef("--dupes-judged measures one run: leave out --grid and --baseline")
+		}
+		if judged, err = eval.ReadJudgedPairs(fs...); err != nil {
+			return usageError{err}
+		}
+	}
 	lib, err := env.loadLibrary(c)
 	if err != nil {
 		return err
+	}
+	if judged != nil && len(qs) == 0 && len(rel) == 0 {
+		return env.evalDupesJudged(c, lib.Cases, judged)
 	}
 	if c.Bool("grid") {
 		return env.evalGrid(c, b, lib.Cases, qs, rel, themes)
@@ -166,6 +179,22 @@ func (env *env) eval(c *cli.Context) error {
 	}
 	fmt.Fprintln(env.stdout)
 	return eval.WriteDupesTable(env.stdout, *curve)
+}
+
+// evalDupesJudged prints the precision of the dupes list by rank band on
+// judged pairs.
+func (env *env) evalDupesJudged(c *cli.Context, cases []*caselib.Case, judged eval.JudgedPairs) error {
+	ix, err := similarity.BuildCases(cases, similarity.DefaultConfig())
+	if err != nil {
+		return usageError{err}
+	}
+	bands := eval.DupesPrecision(ix, ix.Duplicates(0, curate.DupesPerCase, nil), judged, eval.DupesBands)
+	if c.Bool("json") {
+		return writeJSON(env.stdout, struct {
+			Bands []eval.BandPrecision `json:"dupes_precision"`
+		}{bands})
+	}
+	return eval.WriteDupesPrecision(env.stdout, bands)
 }
 
 // evalGrid runs every variant of the grid, ranks them by the lower bound of
