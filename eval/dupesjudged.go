@@ -82,7 +82,8 @@ type RankedPair struct {
 // interval. Unjudged lists the band's pairs the judged files lack: judge
 // them by reading both records before trusting the figure.
 type BandPrecision struct {
-	From, To  int     `json:"from"`
+	From      int     `json:"from"`
+	To        int     `json:"to"`
 	Listed    int     `json:"listed"`
 	Same      int     `json:"same"`
 	Related   int     `json:"related"`
@@ -152,7 +153,11 @@ func WriteDupesPrecision(w io.Writer, bands []BandPrecision) error {
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
 	fmt.Fprintln(tw, "ranks\tlisted\tsame\trelated\tdifferent\tunclear\tunjudged\tprecision\t95% interval\t")
 	for _, b := range bands {
-		fmt.Fprintf(tw, "%d–%d\t%d\t%d\t%d\t%d\t%d\t%d\t%.2f\t%.2f–%.2f\t\n", b.From, b.To, b.Listed, b.Same, b.Related, b.Different, b.Unclear, len(b.Unjudged), b.Precision, b.Lo, b.Hi)
+		p, iv := "–", "–"
+		if b.Same+b.Related+b.Different > 0 {
+			p, iv = fmt.Sprintf("%.2f", b.Precision), fmt.Sprintf("%.2f–%.2f", b.Lo, b.Hi)
+		}
+		fmt.Fprintf(tw, "%d–%d\t%d\t%d\t%d\t%d\t%d\t%d\t%s\t%s\t\n", b.From, b.To, b.Listed, b.Same, b.Related, b.Different, b.Unclear, len(b.Unjudged), p, iv)
 	}
 	return tw.Flush()
 }
