@@ -125,7 +125,12 @@ type events struct {
 	// orgDF counts, per organisation key and text term (key<<32 | term),
 	// the cases of the key that have the term: what the organisation
 	// writes in every notice (see specificity). Weak keys are left out.
+	// Only while building: tdf keeps the counts.
 	orgDF map[uint64]int32
+	// tdf holds orgDF in the order overlap reads it: per case, per
+	// organisation key of the case (as in keys), the count of each of its
+	// distinct text terms, ascending (nil for a weak key).
+	tdf [][][]int32
 	// orgTerms is each case's organisation name as canonical text terms,
 	// ascending: the name is what every record of it says, no evidence of
 	// one incident.
@@ -157,6 +162,7 @@ func (ix *Index) buildEvents() {
 		}
 		slices.Sort(ev.keys[i])
 	}
+	ev.tdf = make([][][]int32, n)
 	ev.srcs = make([][]int32, n)
 	urlIDs := map[string]int32{}
 	for i, c := range ix.cases {
@@ -201,6 +207,7 @@ func (ix *Index) buildEvents() {
 			}
 		})
 		if org := ix.cases[i].Org; org != "" {
+			ev.tdf[i] = make([][]int32, len(ev.keys[i]))
 			for _, t := range ix.an.Analyze(org) {
 				if c := ix.canonOf(t.Text); c != 0 {
 					ev.orgTerms[i] = append(ev.orgTerms[i], c-1)
@@ -210,6 +217,15 @@ func (ix *Index) buildEvents() {
 			ev.orgTerms[i] = slices.Compact(ev.orgTerms[i])
 		}
 	}
+	for i := range n {
+		for j, k := range ev.keys[i] {
+			if ev.weak[k] {
+				continue
+			}
+			ix.textTerms(i, func(t uint32) { ev.tdf[i][j] = append(ev.tdf[i][j], ev.orgDF[uint64(k)<<32|uint64(t)]) })
+		}
+	}
+	ev.orgDF = nil // tdf holds what is needed
 	ix.ev = ev
 }
 
@@ -354,7 +370,8 @@ func (ix *Index) near(k int32, a, b int) int {
 }
 
 // specificity returns the specificity of text term t for a pair of cases
-// sharing organisation key k, own of which (1 or 2) have the term: the
+// sharing organisation key k, own of which (1 or 2) have the term, orgDF
+// of the key's cases having it (events.orgDF): the
 // surprise −ln p of the term in a record of the organisation, p being its
 // share of the key's other cases (the pair left out), smoothed toward its
 // share of the library with the weight of eventOrgPrior cases, less the
@@ -362,11 +379,11 @@ func (ix *Index) near(k int32, a, b int) int {
 // An organisation with few other records is judged by the library's
 // shares; one with many, by its own: what it writes in every notice is
 // not specific to one of them.
-func (ix *Index) specificity(k int32, t uint32, own int32) float64 {
+func (ix *Index) specificity(k int32, t uint32, orgDF, own int32) float64 {
 	ev := ix.ev
 	n := float64(len(ix.cases))
 	others := float64(max(0, ev.count[k]-2))
-	df := float64(max(0, ev.orgDF[uint64(k)<<32|uint64(t)]-own))
+	df := float64(max(0, orgDF-own))
 	pg := (float64(ix.df[t]) + 1) / (n + 1)
 	p := (df + eventOrgPrior*pg) / (others + eventOrgPrior)
 	return max(0, -math.Log(p)-math.Log(1/eventCommonShare(n)))
@@ -383,6 +400,13 @@ type overlap struct {
 	rare         int     // shared terms of specificity ≥ eventRareSpec
 }
 
+// keyDF returns the counts of tdf of the case at position i for its
+// organisation key k.
+func (ix *Index) keyDF(i int, k int32) []int32 {
+	j, _ := slices.BinarySearch(ix.ev.keys[i], k)
+	return ix.ev.tdf[i][j]
+}
+
 // overlap measures the specific text the cases at a and b (sharing
 // organisation key k) have and share, and calls shared, when not nil, with
 // each shared term and its specificity. Terms of either's organisation name
@@ -396,6 +420,8 @@ func (ix *Index) overlap(k int32, a, b int, shared func(t uint32, s float64)) ov
 		return x || y
 	}
 	var o overlap
+	da, db := ix.keyDF(a, k), ix.keyDF(b, k)
+	xa, xb := 0, 0 // positions in da and db: the distinct text terms read so far
 	// Keys are sorted by term, then view: a term's keys are adjacent, and a
 	// tag term has only keys of the tag view.
 	i, j := 0, 0
@@ -415,6 +441,15 @@ func (ix *Index) overlap(k int32, a, b int, shared func(t uint32, s float64)) ov
 		for j < len(kb) && keyTerm(kb[j]) == t {
 			j++
 		}
+		var df int32
+		if inA {
+			df = da[xa]
+			xa++
+		}
+		if inB {
+			df = db[xb]
+			xb++
+		}
 		if (!inA && !inB) || name(t) {
 			continue
 		}
@@ -422,7 +457,7 @@ func (ix *Index) overlap(k int32, a, b int, shared func(t uint32, s float64)) ov
 		if inA && inB {
 			own = 2
 		}
-		s := ix.specificity(k, t, own)
+		s := ix.specificity(k, t, df, own)
 		if inA {
 			o.a += s
 		}
