@@ -12,8 +12,9 @@ import (
 // Same-event evidence: what tells that two records describe one incident
 // when their wording does not (a long post-mortem and a two-line status
 // notice, or a one-line summary in a list): the same organisation, dates
-// days apart, the short text inside the long one, rare terms and sources
-// they share. It is only looked for within a case's block — the cases of
+// days apart, the words of the incident they share (weighed by their
+// specificity to the organisation: see specificity) and sources they both
+// cite. It is only looked for within a case's block — the cases of
 // its organisation dated at most eventDays from it (or undated), and the
 // cases citing one of its sources — which is small, so every pair in it is
 // scored in full and the pruned text search stays exact (see
