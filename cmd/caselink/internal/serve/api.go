@@ -605,17 +605,25 @@ func (s *Server) apiDecision(w http.ResponseWriter, r *http.Request) {
 		writeError(w, http.StatusBadRequest, "%v", err)
 		return
 	}
+	if out, ok := s.record(w, d); ok {
+		writeJSON(w, http.StatusOK, out)
+	}
+}
+
+// record keeps decision d and returns it as answered; on failure it
+// writes the error answer and returns false.
+func (s *Server) record(w http.ResponseWriter, d caselib.Decision) (DecisionAnswer, bool) {
 	if err := s.decisions.Record(d); err != nil {
 		s.log.Printf("decision %s %s: %v", d.A, d.B, err)
 		writeError(w, http.StatusInternalServerError, "cannot record the decision: %v", err)
-		return
+		return DecisionAnswer{}, false
 	}
 	k := caselib.PairKey(d.A, d.B)
-	out := DecisionAnswer{A: k[0], B: k[1], Verdict: string(v), Date: d.Date}
-	if v == "" {
+	out := DecisionAnswer{A: k[0], B: k[1], Verdict: string(d.Verdict), Date: d.Date}
+	if d.Verdict == "" {
 		out.Verdict = "undo"
 	}
-	writeJSON(w, http.StatusOK, out)
+	return out, true
 }
 
 func (s *Server) apiHealth(w http.ResponseWriter, r *http.Request) {
@@ -811,15 +819,9 @@ func (s *Server) apiClusterDecision(w http.ResponseWriter, ix *similarity.Index,
 	}
 	out := ClusterDecisionAnswer{Decisions: []DecisionAnswer{}}
 	for _, d := range ds {
-		if err := s.decisions.Record(d); err != nil {
-			s.log.Printf("decision %s %s: %v", d.A, d.B, err)
-			writeError(w, http.StatusInternalServerError, "cannot record the decision: %v", err)
+		a, ok := s.record(w, d)
+		if !ok {
 			return
-		}
-		k := caselib.PairKey(d.A, d.B)
-		a := DecisionAnswer{A: k[0], B: k[1], Verdict: string(v), Date: d.Date}
-		if v == "" {
-			a.Verdict = "undo"
 		}
 		out.Decisions = append(out.Decisions, a)
 	}

@@ -2,6 +2,7 @@ package serve
 
 import (
 	"context"
+	"net/http/httptest"
 	"os"
 	"strings"
 	"testing"
@@ -11,16 +12,22 @@ import (
 	"github.com/chromedp/chromedp"
 )
 
+// reviewPage starts a server on the dupes library and a browser for it.
+func reviewPage(t *testing.T) (*httptest.Server, context.Context, string) {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
+	t.Cleanup(cancel)
+	dir, decisions := dupeLibrary(t)
+	_, ts := newTestServer(t, testOptions(dir))
+	return ts, newBrowser(t, ctx), decisions
+}
+
 // TestBrowserReviewDupes drives the review page in a headless Chromium with
 // the keyboard alone: d dismisses the pair shown, c confirms the next, u
 // undoes that, s skips; each decision lands in the decisions file. With
 // CASELINK_DUPES_SCREENSHOT set to a path it saves a PNG of the page.
 func TestBrowserReviewDupes(t *testing.T) {
-	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
-	defer cancel()
-	dir, decisions := dupeLibrary(t)
-	_, ts := newTestServer(t, testOptions(dir))
-	bctx := newBrowser(t, ctx)
+	ts, bctx, decisions := reviewPage(t)
 	run, text := pageSteps(t, bctx)
 	// waitFor polls until the pair shown is want.
 	waitFor := func(what, want string) {
@@ -110,11 +117,7 @@ func TestBrowserReviewDupes(t *testing.T) {
 // TestBrowserReviewCluster dismisses a whole cluster with Shift+D: every
 // pair of the three copies lands in the decisions file as not a duplicate.
 func TestBrowserReviewCluster(t *testing.T) {
-	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
-	defer cancel()
-	dir, decisions := dupeLibrary(t)
-	_, ts := newTestServer(t, testOptions(dir))
-	bctx := newBrowser(t, ctx)
+	ts, bctx, decisions := reviewPage(t)
 	run, text := pageSteps(t, bctx)
 	run("loading the review page", chromedp.Navigate(ts.URL+"/dupes"), chromedp.WaitVisible(chromedp.ID("cluster")))
 	run("pressing Shift+D", chromedp.KeyEvent("D"),
