@@ -48,7 +48,7 @@ Examples:
 		Flags: []cli.Flag{
 			casesFlag, lenientFlag,
 			&cli.Float64Flag{Name: "threshold", Value: curate.DupesThreshold, Usage: "list pairs scoring at least this (0–1)"},
-			&cli.IntFlag{Name: "limit", Usage: "list at most `N` clusters (0: all; default " + fmt.Sprint(curate.DupesLimit) + " in the terminal, all with --json)"},
+			&cli.IntFlag{Name: "limit", Usage: "list at most `N` clusters (0: all)", DefaultText: fmt.Sprint(curate.DupesLimit) + " in the terminal, all with --json"},
 			&cli.IntFlag{Name: "offset", Usage: "skip the first `M` clusters of the list"},
 			&cli.BoolFlag{Name: "pending", Usage: "list only pairs without a decision (confirmed ones are listed, marked, otherwise)"},
 			&cli.BoolFlag{Name: "json", Usage: "print JSON"},
