@@ -290,7 +290,8 @@ type EventEvidence struct {
 	// Containment is the share of the shorter case's specific text (its
 	// terms weighed by their specificity, see Specific) that the longer
 	// case also has: 1 when the short notice is wholly inside the long
-	// post-mortem.
+	// post-mortem. Reported, not scored; [Index.EventEvidence] fills it
+	// (the evidence of a listed [Pair] leaves it 0).
 	Containment float64
 	// Specific is how much specific text the two share: the sum over their
 	// shared text terms of each term's specificity, in nats, the surprise
@@ -387,7 +388,11 @@ func (ix *Index) specificity(k int32, t uint32, orgDF, own int32) float64 {
 	df := float64(max(0, orgDF-own))
 	pg := (float64(ix.df[t]) + 1) / (n + 1)
 	p := (df + eventOrgPrior*pg) / (others + eventOrgPrior)
-	return max(0, -math.Log(p)-math.Log(1/eventCommonShare(n)))
+	c := eventCommonShare(n)
+	if p >= c {
+		return 0 // a common word: no logarithm to take (most shared words are)
+	}
+	return math.Log(c / p)
 }
 
 // eventCommonShare is the share of records from which a word is common, no
@@ -411,8 +416,10 @@ func (ix *Index) keyDF(i int, k int32) []int32 {
 // overlap measures the specific text the cases at a and b (sharing
 // organisation key k) have and share, and calls shared, when not nil, with
 // each shared term and its specificity. Terms of either's organisation name
-// are left out.
-func (ix *Index) overlap(k int32, a, b int, shared func(t uint32, s float64)) overlap {
+// are left out. Each case's own specific text (overlap.a, .b, what
+// Containment is a share of) is summed only when masses is true: scoring
+// needs only the shared terms.
+func (ix *Index) overlap(k int32, a, b int, masses bool, shared func(t uint32, s float64)) overlap {
 	ka, kb := ix.vkey[ix.vstart[a]:ix.vstart[a+1]], ix.vkey[ix.vstart[b]:ix.vstart[b+1]]
 	na, nb := ix.ev.orgTerms[a], ix.ev.orgTerms[b]
 	name := func(t uint32) bool {
@@ -451,7 +458,7 @@ func (ix *Index) overlap(k int32, a, b int, shared func(t uint32, s float64)) ov
 			df = db[xb]
 			xb++
 		}
-		if (!inA && !inB) || name(t) {
+		if (!inA && !inB) || (!masses && !(inA && inB)) || name(t) {
 			continue
 		}
 		own := int32(1)
@@ -517,7 +524,7 @@ func (ix *Index) evidence(a, b int, explain bool) EventEvidence {
 			}
 		}
 	}
-	o := ix.overlap(k, a, b, add)
+	o := ix.overlap(k, a, b, explain, add)
 	e.Specific, e.RareShared = o.shared, o.rare
 	if m := min(o.a, o.b); m > 0 {
 		e.Containment = min(1, o.shared/m)
