@@ -178,6 +178,9 @@ type DupeCluster struct {
 	Score float64  `json:"score"`
 	Cases []string `json:"cases"`
 	Pairs int      `json:"pairs"`
+	// PairIDs are its pairs, [A, B] each, on this page or not: what a
+	// decision on the cluster records.
+	PairIDs [][2]string `json:"pair_ids"`
 }
 
 // DupesAnswer is the answer of GET
@@ -511,6 +514,9 @@ func (s *Server) apiDupes(w http.ResponseWriter, r *http.Request) {
 			dc := DupeCluster{N: n, Score: similarity.RoundScore(c.Score), Pairs: len(c.Pairs)}
 			for _, x := range c.Cases {
 				dc.Cases = append(dc.Cases, ix.Case(x).ID)
+			}
+			for _, p := range c.Pairs {
+				dc.PairIDs = append(dc.PairIDs, [2]string{ix.Case(p.A).ID, ix.Case(p.B).ID})
 			}
 			out.Clusters = append(out.Clusters, dc)
 		}

@@ -196,7 +196,7 @@ func TestDupesClusterDecision(t *testing.T) {
 	if resp := do(t, http.DefaultClient, "GET", ts.URL+"/api/dupes?order=cluster", "", &d); resp.StatusCode != 200 {
 		t.Fatalf("GET /api/dupes?order=cluster: status %d", resp.StatusCode)
 	}
-	if len(d.Clusters) != 1 || len(d.Clusters[0].Cases) != 3 || d.Clusters[0].Pairs != 3 {
+	if len(d.Clusters) != 1 || len(d.Clusters[0].Cases) != 3 || d.Clusters[0].Pairs != 3 || len(d.Clusters[0].PairIDs) != 3 {
 		t.Fatalf("clusters %+v: want one of the three copies, 3 pairs", d.Clusters)
 	}
 	for _, p := range d.Pairs {

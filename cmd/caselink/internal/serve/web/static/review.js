@@ -136,27 +136,28 @@
   }
 
   // decideCluster records verdict for every pair of the shown pair's
-  // cluster that is on this page, in one request.
+  // cluster (those on later pages too), in one request.
   async function decideCluster(verdict) {
     const p = queue[0];
-    if (!p || busy || !canDecide || !p.cluster) return;
-    const mine = queue.filter((q) => q.cluster === p.cluster);
+    const c = p && clusters[p.cluster];
+    if (!c || busy || !canDecide) return;
     busy = true;
     try {
       const r = await fetch('/api/dupes/decisions', {
         method: 'POST',
         headers: { 'Content-Type': 'application/json' },
-        body: JSON.stringify({ pairs: mine.map((q) => [q.a.id, q.b.id]), verdict }),
+        body: JSON.stringify({ pairs: c.pair_ids, verdict }),
       });
       const data = await r.json().catch(() => ({ error: `HTTP ${r.status}` }));
       if (!r.ok) throw new Error(data.error || `HTTP ${r.status}`);
       last = null;
       buttons.undo.disabled = true;
       queue = queue.filter((q) => q.cluster !== p.cluster);
-      total -= mine.length;
-      if (queue.length === 0) await load();
+      total -= c.pair_ids.length;
+      // Cluster numbers change once a cluster is decided: reload the page.
+      await load();
       show();
-      status.textContent = `${verdict === 'duplicate' ? 'Confirmed' : 'Dismissed'} ${mine.length} pair(s) of cluster ${p.cluster}. ` + status.textContent;
+      status.textContent = `${verdict === 'duplicate' ? 'Confirmed' : 'Dismissed'} ${c.pair_ids.length} pair(s) of cluster ${c.n}. ` + status.textContent;
     } catch (err) {
       status.textContent = `Could not record the decisions: ${err.message}`;
     } finally {
