@@ -51,7 +51,8 @@ func readSameEvent(t *testing.T, path string) [][2]string {
 // dupes score and checks that at least 70% of the judged same-event pairs
 // are among the first 500 (the target of issue 16; none were before the
 // same-event evidence), and that the near-identical pairs the text alone
-// put first are still listed. -v prints each pair's rank.
+// put first are still listed, but for repeats (one organisation's records
+// of different days). -v prints each pair's rank.
 func TestSameEventInTopDupes(t *testing.T) {
 	if testing.Short() {
 		t.Skip("builds two 6,900-case libraries")
@@ -77,11 +78,20 @@ func checkSameEventInTopDupes(t *testing.T, s sameEventSet) {
 	}
 	pairs := ix.Duplicates(0.4, 10, nil)
 	rank := map[[2]string]int{}
-	textTop := 0 // pairs whose text part alone scores what the 500th pair did before
+	// textTop counts the listed pairs whose text part alone scores what
+	// the 500th pair did before the same-event evidence, leaving out
+	// repeats: one organisation's records of different days, whose text
+	// part dupes halves (the same template another day).
+	textTop, repeats := 0, 0
 	for i, p := range pairs {
-		rank[[2]string{ix.Case(p.A).ID, ix.Case(p.B).ID}] = i + 1
-		if p.Similarity*datePrior(cfg, ix.Case(p.A).Date, ix.Case(p.B).Date) >= 0.755 {
-			textTop++
+		a, b := ix.Case(p.A), ix.Case(p.B)
+		rank[[2]string{a.ID, b.ID}] = i + 1
+		if p.Similarity*datePrior(cfg, a.Date, b.Date) >= 0.755 {
+			if a.Org != "" && a.Org == b.Org && len(a.Date) >= 10 && len(b.Date) >= 10 && a.Date[:10] != b.Date[:10] {
+				repeats++
+			} else {
+				textTop++
+			}
 		}
 	}
 	in := 0
@@ -93,13 +103,16 @@ func checkSameEventInTopDupes(t *testing.T, s sameEventSet) {
 		t.Logf("%s %-40s rank %d", p[0], p[1], r)
 	}
 	share := float64(in) / float64(len(want))
-	t.Logf("%s: %d of %d same-event pairs (%.0f%%) in the top 500 of %d pairs; %d pairs by text alone above 0.755",
-		s.name, in, len(want), 100*share, len(pairs), textTop)
+	t.Logf("%s: %d of %d same-event pairs (%.0f%%) in the top 500 of %d pairs; %d pairs by text alone above 0.755 (and %d repeats)",
+		s.name, in, len(want), 100*share, len(pairs), textTop, repeats)
 	if share < 0.7 {
 		t.Errorf("%s: %.0f%% of the same-event pairs in the top 500, want at least 70%%", s.name, 100*share)
 	}
-	if textTop < 490 {
-		t.Errorf("%s: only %d near-identical pairs still listed, want the ~500 the text alone puts first", s.name, textTop)
+	// Before the repeat rule ~500 such pairs were listed; about 400 of them
+	// were one organisation's template on other days (issue 23). 99 and 98
+	// measured after it.
+	if textTop < 95 {
+		t.Errorf("%s: only %d near-identical pairs (not repeats) still listed, want the ~100 the text alone puts first", s.name, textTop)
 	}
 }
 

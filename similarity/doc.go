@@ -50,11 +50,15 @@
 //
 // Dupes also looks for same-event evidence ([Index.EventEvidence]), for the
 // same incident told twice in different words (a post-mortem and a two-line
-// status notice): the same organisation, dates days apart, the shorter text
-// inside the longer one, rare terms and a source both cite. It is joined
-// with the text score as 1 − (1 − text)(1 − event), and only exists within
-// a case's small block of same-organisation, same-days cases, which is
-// scored in full beside the pruned search, so dupes stays exact.
+// status notice): the same organisation, dates days apart, and the words of
+// the incident both use, each weighed by how rarely the organisation writes
+// it (its name and its template lines weigh nothing), or a source both
+// cite. It is joined with the text score as 1 − (1 − text)(1 − event), and
+// only exists within a case's small block of same-organisation, same-days
+// cases, which is scored in full beside the pruned search; two records of
+// one organisation on different days keep half their text score (a
+// templated repeat), and the search widens until that cannot change the
+// result, so dupes stays exact.
 //
 // Case-to-case scores and the second stage of match may weigh tag kinds
 // differently ([Config.TagKinds], [Config.ExpandTagKinds]); the index keeps

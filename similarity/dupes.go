@@ -42,8 +42,8 @@ func (ix *Index) Duplicates(threshold float64, k int, progress func(done int)) [
 			// Scored again in one order, so that a pair found from both
 			// sides gets one score.
 			sim := ix.CaseSimilarity(x, y)
-			ev := ix.evidence(x, y, true)
-			if s := combine(sim*ix.pairFactor(ix.dupePrior, x, y), ev.Score); s >= threshold {
+			ev := ix.evidence(x, y, false)
+			if s := combine(ix.dupeText(x, y, sim), ev.Score); s >= threshold {
 				pairs = append(pairs, Pair{A: x, B: y, Score: s, Similarity: sim, Event: ev})
 			}
 		}
@@ -71,9 +71,29 @@ func combine(t, e float64) float64 {
 // organisation dated days apart, when the shorter text is found inside the
 // longer one. The two are joined as 1 − (1 − text)(1 − event), in [0, 1].
 // a and b are positions in the index.
+//
+// Two records of one organisation dated on different days keep half their
+// text part (eventRepeat): a status page's notices are written from one
+// template, and the same words another day are a repeat of the incident,
+// not the same one.
 func (ix *Index) DupeScore(a, b int) float64 {
-	t := ix.CaseSimilarity(a, b) * ix.pairFactor(ix.dupePrior, a, b)
-	return combine(t, ix.evidence(a, b, false).Score)
+	return combine(ix.dupeText(a, b, ix.CaseSimilarity(a, b)), ix.evidence(a, b, false).Score)
+}
+
+// dupeText is the text part of the dupes score of the cases at a and b of
+// case-to-case similarity sim: sim times the date prior and the repeat
+// factor.
+func (ix *Index) dupeText(a, b int, sim float64) float64 {
+	return sim * ix.pairFactor(ix.dupePrior, a, b) * ix.repeatFactor(a, b)
+}
+
+// repeatFactor is eventRepeat for two cases of one organisation (not a weak
+// one) dated on different days, else 1.
+func (ix *Index) repeatFactor(a, b int) float64 {
+	if ix.day[a] == noDay || ix.day[b] == noDay || ix.day[a] == ix.day[b] || ix.sharedOrg(a, b) < 0 {
+		return 1
+	}
+	return eventRepeat
 }
 
 // EventEvidence returns the same-event evidence of the cases at positions a
@@ -93,35 +113,67 @@ func (ix *Index) DupesOf(doc, k int, minScore float64) []Hit {
 
 // dupesOf is DupesOf with the scorer and query buffer of a worker. The text
 // part is found by the pruned search; the same-event part is 0 outside the
-// case's block (same organisation, dates days apart), and the dupes score
-// is never below the text part, so the k best are among the text search's k
-// best and the block, each scored in full: the result is exact.
+// case's block (same organisation, dates days apart), so the k best are
+// among the text search's best and the block, each scored in full. The
+// repeat factor lowers some of the text search's hits: while the k-th best
+// score is below the last text score the search returned, a case it did
+// not return might beat it, and the search is run again for four times as
+// many. The result is exact.
 func (ix *Index) dupesOf(sc *scorer, doc, k int, minScore float64, q []qterm) ([]Hit, []qterm) {
-	hits, q := ix.nearest(sc, doc, k, minScore, q, ix.dupePrior)
 	blk := ix.block(doc, nil)
-	if len(blk) == 0 {
-		return hits, q
-	}
-	// score is DupeScore(doc, x), the case's query vector q built once.
-	score := func(x int) float64 {
-		t := ix.exact(q, x, ix.rel) * ix.pairFactor(ix.dupePrior, doc, x)
-		return combine(t, ix.evidence(doc, x, false).Score)
-	}
-	for i := range hits {
-		if _, in := slices.BinarySearch(blk, int32(hits[i].Doc)); in {
-			hits[i].Score = score(hits[i].Doc)
-			hits[i].First = hits[i].Score
+	var hits []Hit
+	for want := k; ; want = min(4*want, len(ix.cases)) {
+		hits, q = ix.nearest(sc, doc, want, minScore, q, ix.dupePrior)
+		full := len(hits) == want && want < len(ix.cases)-1
+		last := 0.0
+		if len(hits) > 0 {
+			last = hits[len(hits)-1].Score
 		}
+		hits = ix.rescoreDupes(doc, hits, blk, minScore, q)
+		if !full || (len(hits) >= k && hits[k-1].Score > last) {
+			break
+		}
+	}
+	return hits[:min(k, len(hits))], q
+}
+
+// rescoreDupes turns the text search's hits for the case at doc into dupes
+// scores (the repeat factor, the same-event evidence), adds the cases of
+// its block, and sorts them. q is the case's query vector.
+func (ix *Index) rescoreDupes(doc int, hits []Hit, blk []int32, minScore float64, q []qterm) []Hit {
+	out := hits[:0]
+	for _, h := range hits {
+		if _, in := slices.BinarySearch(blk, int32(h.Doc)); in {
+			continue // scored in full below
+		}
+		if r := ix.repeatFactor(doc, h.Doc); r != 1 {
+			h.Score *= r
+			h.First = h.Score
+			if h.Score < minScore || h.Score <= 0 {
+				continue
+			}
+		}
+		out = append(out, h)
 	}
 	for _, x := range blk {
-		if slices.ContainsFunc(hits, func(h Hit) bool { return h.Doc == int(x) }) {
-			continue
-		}
-		if s := score(int(x)); s > 0 && s >= minScore {
-			id := ix.cases[x].ID
-			hits = append(hits, Hit{Doc: int(x), ID: id, Score: s, First: s})
+		t := ix.exact(q, int(x), ix.rel) * ix.pairFactor(ix.dupePrior, doc, int(x)) * ix.repeatFactor(doc, int(x))
+		if s := combine(t, ix.evidence(doc, int(x), false).Score); s > 0 && s >= minScore {
+			out = append(out, Hit{Doc: int(x), ID: ix.cases[x].ID, Score: s, First: s})
 		}
 	}
-	sortHits(hits)
-	return hits[:min(k, len(hits))], q
+	sortHits(out)
+	return out
+}
+
+// ExplainDupe explains the case-to-case score of the cases at positions a
+// and b as [Index.ExplainPair] does, with each term spelled as case a
+// writes it (a term of the library spelled otherwise elsewhere is given in
+// a's words, not in those of the first case the library saw it in).
+func (ix *Index) ExplainDupe(a, b int) Explanation {
+	var ex Explanation
+	ix.addShared(&ex, ix.caseQuery(a, ix.rel, nil), b, ix.rel, 1, "")
+	ex.Query = ex.Score
+	ix.labelParts(&ex, 0, a, nil, nil)
+	ex.finish()
+	return ex
 }

@@ -1,6 +1,7 @@
 package similarity
 
 import (
+	"cmp"
 	"fmt"
 	"math"
 	"slices"
@@ -11,8 +12,9 @@ import (
 // Same-event evidence: what tells that two records describe one incident
 // when their wording does not (a long post-mortem and a two-line status
 // notice, or a one-line summary in a list): the same organisation, dates
-// days apart, the short text inside the long one, rare terms and sources
-// they share. It is only looked for within a case's block — the cases of
+// days apart, the words of the incident they share (weighed by their
+// specificity to the organisation: see specificity) and sources they both
+// cite. It is only looked for within a case's block — the cases of
 // its organisation dated at most eventDays from it (or undated), and the
 // cases citing one of its sources — which is small, so every pair in it is
 // scored in full and the pruned text search stays exact (see
@@ -121,20 +123,26 @@ type events struct {
 	cites [][]int32
 	urls  []string // source id → normalized url
 
-	// entity marks the terms made of letters and digits (regions such as
-	// ap-northeast-1, error codes, product versions), by canonical id.
-	entity []bool
-
-	// mass is each case's sum of the idf of its distinct text terms, the
-	// denominator of containment.
-	mass []float32
+	// orgDF counts, per organisation key and text term (key<<32 | term),
+	// the cases of the key that have the term: what the organisation
+	// writes in every notice (see specificity). Weak keys are left out.
+	// Only while building: tdf keeps the counts.
+	orgDF map[uint64]int32
+	// tdf holds orgDF in the order overlap reads it: per case, per
+	// organisation key of the case (as in keys), the count of each of its
+	// distinct text terms, ascending (nil for a weak key).
+	tdf [][][]int32
+	// orgTerms is each case's organisation name as canonical text terms,
+	// ascending: the name is what every record of it says, no evidence of
+	// one incident.
+	orgTerms [][]uint32
 }
 
 // buildEvents indexes the cases' organisations and text terms; reweigh
 // calls it once the vectors are built.
 func (ix *Index) buildEvents() {
 	n := len(ix.cases)
-	ev := &events{keys: make([][]int32, n), mass: make([]float32, n)}
+	ev := &events{keys: make([][]int32, n)}
 	ids := map[string]int32{}
 	for i, c := range ix.cases {
 		for _, k := range orgKeys(c.Org) {
@@ -155,6 +163,7 @@ func (ix *Index) buildEvents() {
 		}
 		slices.Sort(ev.keys[i])
 	}
+	ev.tdf = make([][][]int32, n)
 	ev.srcs = make([][]int32, n)
 	urlIDs := map[string]int32{}
 	for i, c := range ix.cases {
@@ -188,15 +197,36 @@ func (ix *Index) buildEvents() {
 	for _, d := range ev.dated {
 		slices.SortStableFunc(d, func(a, b int32) int { return int(ix.day[a]) - int(ix.day[b]) })
 	}
-	ev.entity = make([]bool, len(ix.craw))
-	for t, r := range ix.craw {
-		ev.entity[t] = isEntity(ix.voc.terms[r])
+	ev.orgDF = make(map[uint64]int32)
+	ev.orgTerms = make([][]uint32, n)
+	for i := range n {
+		ix.textTerms(i, func(t uint32) {
+			for _, k := range ev.keys[i] {
+				if !ev.weak[k] {
+					ev.orgDF[uint64(k)<<32|uint64(t)]++
+				}
+			}
+		})
+		if org := ix.cases[i].Org; org != "" {
+			ev.tdf[i] = make([][]int32, len(ev.keys[i]))
+			for _, t := range ix.an.Analyze(org) {
+				if c := ix.canonOf(t.Text); c != 0 {
+					ev.orgTerms[i] = append(ev.orgTerms[i], c-1)
+				}
+			}
+			slices.Sort(ev.orgTerms[i])
+			ev.orgTerms[i] = slices.Compact(ev.orgTerms[i])
+		}
 	}
 	for i := range n {
-		var m float64
-		ix.textTerms(i, func(t uint32) { m += float64(ix.idf[t]) })
-		ev.mass[i] = float32(m)
+		for j, k := range ev.keys[i] {
+			if ev.weak[k] {
+				continue
+			}
+			ix.textTerms(i, func(t uint32) { ev.tdf[i][j] = append(ev.tdf[i][j], ev.orgDF[uint64(k)<<32|uint64(t)]) })
+		}
 	}
+	ev.orgDF = nil // tdf holds what is needed
 	ix.ev = ev
 }
 
@@ -255,19 +285,28 @@ type EventEvidence struct {
 	Source string
 	Cited  int
 	// Days is how many days apart the two cases are dated, -1 when either
-	// has no date.
-	Days int
-	// Containment is the share of the shorter case's text terms, weighted
-	// by idf, that the longer case also has: 1 when the short notice is
-	// wholly inside the long post-mortem.
+	// has no date; Undated is how many of the two have none (0, 1 or 2).
+	Days, Undated int
+	// Containment is the share of the shorter case's specific text (its
+	// terms weighed by their specificity, see Specific) that the longer
+	// case also has: 1 when the short notice is wholly inside the long
+	// post-mortem. Reported, not scored; [Index.EventEvidence] fills it
+	// (the evidence of a listed [Pair] leaves it 0).
 	Containment float64
-	// Rare lists rare text terms the two share (product names, regions,
-	// error codes; see RareShared), rarest first, at most six, as written
-	// in the first case that has them.
+	// Specific is how much specific text the two share: the sum over their
+	// shared text terms of each term's specificity, in nats, the surprise
+	// of the term in a record of the organisation (its share of the
+	// organisation's other records, smoothed toward its share of the
+	// library) past that of a common word. The organisation's name, and
+	// what it writes in every notice ("We are investigating", its time
+	// zone, its template's headings), weigh nothing; an error code, a
+	// region, a product name or a figure of this one incident weigh most.
+	Specific float64
+	// Rare lists the specific terms the two share (of specificity above
+	// 0), most specific first, at most six, as the first case writes them.
 	Rare []string
-	// RareShared is how many rare text terms the two share: terms at most
-	// one case in a thousand has, or one in a hundred for terms of letters
-	// and digits.
+	// RareShared is how many shared terms are rare for the organisation:
+	// of specificity at least eventRareSpec.
 	RareShared int
 	// Score is the evidence as a score in [0, 1]; 0 when the cases do not
 	// share an organisation or their dates are too far apart.
@@ -332,49 +371,129 @@ func (ix *Index) near(k int32, a, b int) int {
 	return max(2, hi-lo)
 }
 
-// containment returns the idf-weighted share of the shorter case's text
-// terms that the other case has, and calls shared, when not nil, with each
-// term the two share.
-func (ix *Index) containment(a, b int, shared func(t uint32)) float64 {
+// specificity returns the specificity of text term t for a pair of cases
+// sharing organisation key k, own of which (1 or 2) have the term, orgDF
+// of the key's cases having it (events.orgDF): the
+// surprise −ln p of the term in a record of the organisation, p being its
+// share of the key's other cases (the pair left out), smoothed toward its
+// share of the library with the weight of eventOrgPrior cases, less the
+// surprise of a word in eventCommon of the records; 0 when that is less.
+// An organisation with few other records is judged by the library's
+// shares; one with many, by its own: what it writes in every notice is
+// not specific to one of them.
+func (ix *Index) specificity(k int32, t uint32, orgDF, own int32) float64 {
 	ev := ix.ev
+	n := float64(len(ix.cases))
+	others := float64(max(0, ev.count[k]-2))
+	df := float64(max(0, orgDF-own))
+	pg := (float64(ix.df[t]) + 1) / (n + 1)
+	p := (df + eventOrgPrior*pg) / (others + eventOrgPrior)
+	c := eventCommonShare(n)
+	if p >= c {
+		return 0 // a common word: no logarithm to take (most shared words are)
+	}
+	return math.Log(c / p)
+}
+
+// eventCommonShare is the share of records from which a word is common, no
+// evidence of one incident: 5%, or five records of a small library (in a
+// library of forty, a word of two records is not rare).
+func eventCommonShare(n float64) float64 { return min(1, max(eventCommon, 5/max(n, 1))) }
+
+// overlap is how much specific text two cases of one organisation share.
+type overlap struct {
+	shared, a, b float64 // the specific text they share, and each one's own
+	rare         int     // shared terms of specificity ≥ eventRareSpec
+}
+
+// keyDF returns the counts of tdf of the case at position i for its
+// organisation key k.
+func (ix *Index) keyDF(i int, k int32) []int32 {
+	j, _ := slices.BinarySearch(ix.ev.keys[i], k)
+	return ix.ev.tdf[i][j]
+}
+
+// overlap measures the specific text the cases at a and b (sharing
+// organisation key k) have and share, and calls shared, when not nil, with
+// each shared term and its specificity. Terms of either's organisation name
+// are left out. Each case's own specific text (overlap.a, .b, what
+// Containment is a share of) is summed only when masses is true: scoring
+// needs only the shared terms.
+func (ix *Index) overlap(k int32, a, b int, masses bool, shared func(t uint32, s float64)) overlap {
 	ka, kb := ix.vkey[ix.vstart[a]:ix.vstart[a+1]], ix.vkey[ix.vstart[b]:ix.vstart[b+1]]
-	var s float64
+	na, nb := ix.ev.orgTerms[a], ix.ev.orgTerms[b]
+	name := func(t uint32) bool {
+		_, x := slices.BinarySearch(na, t)
+		_, y := slices.BinarySearch(nb, t)
+		return x || y
+	}
+	var o overlap
+	da, db := ix.keyDF(a, k), ix.keyDF(b, k)
+	xa, xb := 0, 0 // positions in da and db: the distinct text terms read so far
 	// Keys are sorted by term, then view: a term's keys are adjacent, and a
 	// tag term has only keys of the tag view.
 	i, j := 0, 0
-	for i < len(ka) && j < len(kb) {
-		ta, tb := keyTerm(ka[i]), keyTerm(kb[j])
-		switch {
-		case ta < tb:
+	for i < len(ka) || j < len(kb) {
+		ta, tb := uint32(math.MaxUint32), uint32(math.MaxUint32)
+		if i < len(ka) {
+			ta = keyTerm(ka[i])
+		}
+		if j < len(kb) {
+			tb = keyTerm(kb[j])
+		}
+		t := min(ta, tb)
+		inA, inB := ta == t && int(keyView(ka[i])) < textViews, tb == t && int(keyView(kb[j])) < textViews
+		for i < len(ka) && keyTerm(ka[i]) == t {
 			i++
-		case ta > tb:
+		}
+		for j < len(kb) && keyTerm(kb[j]) == t {
 			j++
-		default:
-			if int(keyView(ka[i])) < textViews {
-				s += float64(ix.idf[ta])
-				if shared != nil {
-					shared(ta)
-				}
+		}
+		var df int32
+		if inA {
+			df = da[xa]
+			xa++
+		}
+		if inB {
+			df = db[xb]
+			xb++
+		}
+		if (!inA && !inB) || (!masses && !(inA && inB)) || name(t) {
+			continue
+		}
+		own := int32(1)
+		if inA && inB {
+			own = 2
+		}
+		s := ix.specificity(k, t, df, own)
+		if inA {
+			o.a += s
+		}
+		if inB {
+			o.b += s
+		}
+		if inA && inB {
+			o.shared += s
+			if s >= eventRareSpec {
+				o.rare++
 			}
-			for i < len(ka) && keyTerm(ka[i]) == ta {
-				i++
-			}
-			for j < len(kb) && keyTerm(kb[j]) == ta {
-				j++
+			if shared != nil {
+				shared(t, s)
 			}
 		}
 	}
-	m := float64(min(ev.mass[a], ev.mass[b]))
-	if m <= 0 {
-		return 0
-	}
-	return min(s/m, 1)
+	return o
 }
 
 // evidence returns the same-event evidence of the cases at positions a and
 // b; explain, when true, fills EventEvidence.Rare.
 func (ix *Index) evidence(a, b int, explain bool) EventEvidence {
 	e := EventEvidence{Days: -1}
+	for _, x := range []int{a, b} {
+		if ix.day[x] == noDay {
+			e.Undated++
+		}
+	}
 	if ix.day[a] != noDay && ix.day[b] != noDay {
 		e.Days = int(math.Abs(float64(ix.day[a]) - float64(ix.day[b])))
 		if e.Days > eventDays {
@@ -385,57 +504,94 @@ func (ix *Index) evidence(a, b int, explain bool) EventEvidence {
 	k := ix.sharedOrg(a, b)
 	if k < 0 {
 		if e.Source != "" {
-			e.Score = eventScore(e, 1)
+			e.Score = eventScore(e)
 		}
 		return e
 	}
 	e.Org = ix.ev.names[k]
 	e.OrgShare = float64(ix.ev.count[k]) / float64(len(ix.cases))
 	e.NearShare = float64(ix.near(k, a, b)) / float64(len(ix.cases))
-	var sh []uint32
-	var add func(uint32)
-	if explain {
-		add = func(t uint32) { sh = append(sh, t) }
+	type term struct {
+		t uint32
+		s float64
 	}
-	e.Containment = ix.containment(a, b, func(t uint32) {
-		if ix.rare(t) {
-			e.RareShared++
-		}
-		if add != nil {
-			add(t)
-		}
-	})
+	var sh []term
+	var add func(uint32, float64)
 	if explain {
-		slices.SortFunc(sh, func(x, y uint32) int { return int(ix.df[x]) - int(ix.df[y]) })
-		for _, t := range sh {
-			if s := ix.surfaceOf(t); ix.rare(t) && len(e.Rare) < 6 && !slices.Contains(e.Rare, s) {
-				e.Rare = append(e.Rare, s)
+		add = func(t uint32, s float64) {
+			if s > 0 {
+				sh = append(sh, term{t, s})
 			}
 		}
 	}
-	ma, mb := ix.ev.mass[a], ix.ev.mass[b]
-	ratio := 1.0
-	if mx := max(ma, mb); mx > 0 {
-		ratio = float64(min(ma, mb) / mx)
+	o := ix.overlap(k, a, b, explain, add)
+	e.Specific, e.RareShared = o.shared, o.rare
+	if m := min(o.a, o.b); m > 0 {
+		e.Containment = min(1, o.shared/m)
 	}
-	e.Score = eventScore(e, ratio)
+	if explain {
+		slices.SortFunc(sh, func(x, y term) int {
+			if c := cmp.Compare(y.s, x.s); c != 0 {
+				return c
+			}
+			return cmp.Compare(x.t, y.t)
+		})
+		words := ix.caseWords(a)
+		for _, x := range sh {
+			if w := words[x.t]; w != "" && len(e.Rare) < 6 && !slices.Contains(e.Rare, w) {
+				e.Rare = append(e.Rare, w)
+			}
+		}
+	}
+	e.Score = eventScore(e)
 	return e
 }
 
 // Weights of the same-event score (see eventScore), chosen on the
-// same-event records of incidents-judged (README, "dupes").
+// same-event records of incidents-judged (eval/README.md, "dupes").
 const (
 	eventOrgPower  = 0.5  // an organisation key's strength is 1 − share^eventOrgPower
 	eventOrgWeight = 0.25 // the weight of the organisation's share of the library against its share of the pair's days
 	eventRare      = 2.0  // each shared rare term leaves e^(−1/eventRare) of the organisation evidence's weakness
-	eventUndated   = 1.0  // the date factor of a pair with an undated case
-	eventDayCost   = 0.1  // the date factor loses this much per day apart
-	eventContained = 0.3  // containment from which the text factor is 1
-	eventRatioLo   = 0.3  // length ratio (short/long) up to which the length factor is 1
-	eventRatioHi   = 0.7  // length ratio from which it is 0
+	eventUndated   = 1.0  // the date factor of a pair with an undated case (a summary and the dated write-up it sums up)
+	// eventBothUndated is the date factor of two undated cases: nothing
+	// says they were written around one time (two one-line summaries of
+	// one organisation in a list of post-mortems are of two incidents).
+	eventBothUndated = 0.5
+	eventDayCost     = 0.1 // the date factor loses this much per day apart
 )
 
-// eventScore turns the evidence into a score in [0, 1], the product of four
+// What makes shared words specific to one incident (see specificity).
+const (
+	// eventCommon is the share of an organisation's records from which a
+	// word is what it writes anyway: a word in one notice of twenty is no
+	// sign that two of them tell one incident.
+	eventCommon = 0.05
+	// eventOrgPrior is how many records of an organisation its own shares
+	// weigh as much as the library's against: with a handful of records
+	// an organisation's words are judged by the library (one other record
+	// with the word says little), with hundreds (a status page) by what
+	// it writes itself.
+	eventOrgPrior = 50.0
+	// eventRareSpec is the specificity (nats past a common word) of a rare
+	// shared term: ten times rarer in the organisation's records than a
+	// common word.
+	eventRareSpec = 2.3
+	// eventSpecific is the specific text (nats) two records must share
+	// for the text factor to reach two thirds (1 − e^−1): a stub that is
+	// inside anything ("We are investigating reports of degraded
+	// performance") shares too little of it to score high, whatever share
+	// of it the other record contains. Chosen on incidents-judged's
+	// same-event records (2, 4, 8 tried; eval/README.md).
+	eventSpecific = 2.0
+	// eventRepeat is what is left of the text part of the dupes score for
+	// two records of one organisation dated on different days: same
+	// wording on another day is a templated repeat, not the same incident
+	// (the evidence, which needs specific words, still counts).
+	eventRepeat = 0.5
+)
+
+// eventScore turns the evidence into a score in [0, 1], the product of three
 // factors:
 //   - the organisation's strength o: 1 − share^½ of its share of the
 //     library (weight ¼) and of its share of the pair's days (weight ¾),
@@ -444,15 +600,17 @@ const (
 //     quiet week; each shared rare term and a shared source make it
 //     stronger;
 //   - the dates: 1 the same day or undated, 0.1 less per day apart;
-//   - containment: the share of the shorter text inside the longer one, 1
-//     from eventContained up;
-//   - length: 1 when the shorter text is under eventRatioLo of the longer,
-//     0 from eventRatioHi (two texts of one length are compared by their
-//     cosine, the text part of the dupes score).
+//   - the text: 1 − e^(−S/eventSpecific), S the specific text the two
+//     share (EventEvidence.Specific). Same organisation and same day
+//     count only with words of the incident: the organisation's name and
+//     template lines weigh nothing in S, and a stub has too few words to
+//     share much. (The share of the shorter text inside the longer,
+//     Containment, is reported but not scored: it favoured stubs and
+//     missed two long records of one event.)
 //
 // A source both cases cite is evidence on its own: src·dates, src being 1
 // for a source two cases cite, down to ½ for one maxCites cite.
-func eventScore(e EventEvidence, ratio float64) float64 {
+func eventScore(e EventEvidence) float64 {
 	src := 0.0
 	if e.Source != "" {
 		src = 1 - 0.5*float64(e.Cited-2)/float64(maxCites-2)
@@ -464,13 +622,15 @@ func eventScore(e EventEvidence, ratio float64) float64 {
 	oo, ow := 1-math.Pow(e.OrgShare, eventOrgPower), 1-math.Pow(e.NearShare, eventOrgPower)
 	weak := 1 - math.Pow(oo, eventOrgWeight)*math.Pow(ow, 1-eventOrgWeight)
 	o := 1 - weak*math.Exp(-float64(e.RareShared)/eventRare)*(1-src)
-	c := min(1, e.Containment/eventContained)
-	g := min(1, max(0, (eventRatioHi-ratio)/(eventRatioHi-eventRatioLo)))
-	return min(max(o*d*c*g, src*d, 0), 1)
+	c := 1 - math.Exp(-e.Specific/eventSpecific)
+	return min(max(o*d*c, src*d, 0), 1)
 }
 
 // dateFactor is how much of the same-event evidence the dates keep.
 func dateFactor(e EventEvidence) float64 {
+	if e.Undated == 2 {
+		return eventBothUndated
+	}
 	if e.Days < 0 {
 		return eventUndated
 	}
@@ -478,8 +638,8 @@ func dateFactor(e EventEvidence) float64 {
 }
 
 // Why lists the evidence for a dupes explanation, strongest first: the
-// source both cite, the organisation, the dates, how much of the shorter
-// text the longer one holds, and the rare terms they share. It is empty
+// source both cite, the organisation, the dates, and the words of the
+// incident they share. It is empty
 // when there is no evidence (Score 0).
 func (e EventEvidence) Why() []string {
 	if e.Score <= 0 {
@@ -498,33 +658,28 @@ func (e EventEvidence) Why() []string {
 	case e.Days > 0:
 		out = append(out, fmt.Sprintf("%d day(s) apart", e.Days))
 	}
-	if e.Org != "" {
-		out = append(out, fmt.Sprintf("contained: %.0f%%", 100*e.Containment))
-	}
 	for _, r := range e.Rare {
-		out = append(out, "rare: "+r)
+		out = append(out, "specific: "+r)
 	}
 	return out
 }
 
-// rare reports whether term t counts as a rare term two cases share: at
-// most one case in a thousand has it, or one in a hundred for a term of
-// letters and digits (a region, an error code).
-func (ix *Index) rare(t uint32) bool {
-	n := int32(len(ix.cases))
-	return ix.df[t] <= max(2, n/1000) || (ix.ev.entity[t] && ix.df[t] <= max(2, n/100))
-}
-
-// isEntity reports whether a term mixes letters and digits, as names of
-// regions, error codes and versions do (ap-northeast-1, x509, 5xx).
-func isEntity(term string) bool {
-	if strings.HasPrefix(term, tagPrefix) {
-		return false
+// caseWords returns how the case at position i writes each of its text
+// terms (canonical id → the first spelling in its own text), so that
+// evidence is given in the record's words, not in a spelling the library
+// first saw elsewhere.
+func (ix *Index) caseWords(i int) map[uint32]string {
+	words := make(map[uint32]string)
+	for _, frags := range ix.src[i].Text {
+		for _, f := range frags {
+			for _, t := range ix.an.Analyze(f) {
+				if c := ix.canonOf(t.Text); c != 0 {
+					if _, ok := words[c-1]; !ok {
+						words[c-1] = t.Surface
+					}
+				}
+			}
+		}
 	}
-	var letter, digit bool
-	for _, r := range term {
-		letter = letter || unicode.IsLetter(r)
-		digit = digit || unicode.IsDigit(r)
-	}
-	return letter && digit
+	return words
 }

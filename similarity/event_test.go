@@ -121,7 +121,7 @@ func TestDupesWithEventsAreExact(t *testing.T) {
 		for b := a + 1; b < ix.Len(); b++ {
 			if e := ix.EventEvidence(a, b); e.Score > 0 {
 				evidenced++
-				if e.Score > 1 || ix.DupeScore(a, b) < ix.CaseSimilarity(a, b)*ix.pairFactor(ix.dupePrior, a, b)-1e-12 {
+				if e.Score > 1 || ix.DupeScore(a, b) < ix.dupeText(a, b, ix.CaseSimilarity(a, b))-1e-12 {
 					t.Fatalf("%s~%s: event score %v, dupes score %v below its text part", ix.Case(a).ID, ix.Case(b).ID, e.Score, ix.DupeScore(a, b))
 				}
 				if x, y := ix.DupeScore(a, b), ix.DupeScore(b, a); math.Abs(x-y) > 1e-6 {
@@ -183,8 +183,10 @@ func TestEventEvidenceFindsTheNotice(t *testing.T) {
 		mk("NOTE", "Joyent", "2015-07-27", "Manta degraded", short),
 		mk("LATER", "Joyent", "2016-07-27", "Manta degraded", short),
 		mk("OTHER", "Fastly", "2015-07-27", "Manta degraded", short))
-	for i := range 40 { // the library around them
-		cases = append(cases, mk(fmt.Sprintf("N%02d", i), "Cloudflare", fmt.Sprintf("2015-07-%02d", 1+i%28),
+	// The library around them: large enough that a word of four records is
+	// rare (in a library of forty no word is).
+	for i := range 400 {
+		cases = append(cases, mk(fmt.Sprintf("N%02d", i), "Cloudflare", fmt.Sprintf("2015-%02d-%02d", 1+i%12, 1+i%28),
 			"Elevated errors in one data center", fmt.Sprintf("We are investigating elevated errors at location %d; writes may fail.", i)))
 	}
 	ix, err := BuildCases(cases, DefaultConfig())
@@ -258,5 +260,65 @@ func TestEventEvidenceLimits(t *testing.T) {
 		if got, want := ix.DupesOf(d, 5, 0), bruteDupes(ix, d, 5, 0); fmt.Sprint(ids(got)) != fmt.Sprint(ids(want)) {
 			t.Fatalf("case %s: DupesOf %v, brute force %v", ix.Case(d).ID, hitIDs(got), hitIDs(want))
 		}
+	}
+}
+
+// What misled dupes on the status pages: an organisation's template lines,
+// its name, stubs and the same notice on another day. Acme writes every
+// notice from one template; only words of one incident are evidence.
+func TestEventEvidenceDiscountsTheTemplate(t *testing.T) {
+	mk := func(id, date, title, summary string) *caselib.Case {
+		c := &caselib.Case{ID: id, Org: "Acme Cloud", Date: date}
+		c.Title.EN, c.Summary.EN = title, summary
+		return c
+	}
+	const tmpl = " Summary of impact: customers may see errors. Our engineering team is investigating. All times US/Pacific. Workaround: none."
+	products := []string{"Widgets", "Gizmos", "Sprockets", "Doohickeys", "Thingamajigs", "Whatsits", "Gadgets", "Contraptions"}
+	var cases []*caselib.Case
+	for i := range 200 {
+		p := products[i%len(products)]
+		cases = append(cases, mk(fmt.Sprintf("N%03d", i), fmt.Sprintf("2020-%02d-%02d", 1+i%12, 1+i%28),
+			p+" degraded", fmt.Sprintf("%s in region %d is degraded.", p, i%17)+tmpl))
+	}
+	for i := range 400 { // other organisations, so that Acme is not the whole library
+		c := mk(fmt.Sprintf("O%03d", i), fmt.Sprintf("2021-%02d-%02d", 1+i%12, 1+i%28), "Slow pages", fmt.Sprintf("Pages of site %d loaded slowly.", i))
+		c.Org = fmt.Sprintf("Org %d", i%50)
+		cases = append(cases, c)
+	}
+	cases = append(cases,
+		mk("PM", "2024-05-02", "Quuxbase shard rebalancer deadlock", "The Quuxbase shard rebalancer deadlocked on a stale lease in zone q7-west; "+
+			"writes to Quuxbase failed with ERR_LEASE_STALE for 95 minutes until operators cleared the lease table by hand."+tmpl),
+		mk("NOTE", "2024-05-02", "Quuxbase writes failing", "Quuxbase writes fail with ERR_LEASE_STALE in q7-west."+tmpl),
+		mk("OTHER", "2024-05-02", "Widgets degraded", "Widgets in region 3 is degraded."+tmpl),
+		mk("STUB", "2024-05-02", "Investigating", "We are investigating reports of degraded performance for Gizmos."),
+		mk("AGAIN", "2024-05-07", "Quuxbase writes failing", "Quuxbase writes fail with ERR_LEASE_STALE in q7-west."+tmpl))
+	ix, err := BuildCases(cases, DefaultConfig())
+	if err != nil {
+		t.Fatal(err)
+	}
+	at := func(id string) int { d, _ := ix.Lookup(id); return d }
+	pm := at("PM")
+	note := ix.EventEvidence(pm, at("NOTE"))
+	if note.Score < 0.6 || !slices.Contains(note.Rare, "ERR_LEASE_STALE") || !slices.Contains(note.Rare, "Quuxbase") {
+		t.Errorf("PM~NOTE evidence %+v: want a high score and the incident's words (ERR_LEASE_STALE, Quuxbase, as PM writes them)", note)
+	}
+	for _, w := range append(slices.Clone(note.Rare), note.Why()...) {
+		for _, bad := range []string{"Acme", "acme", "US/Pacific", "investigating", "Workaround"} {
+			if w == bad || w == "specific: "+bad {
+				t.Errorf("PM~NOTE evidence names %q, a word of every Acme notice", bad)
+			}
+		}
+	}
+	for _, id := range []string{"OTHER", "STUB"} {
+		if e := ix.EventEvidence(pm, at(id)); e.Score > 0.2 {
+			t.Errorf("PM~%s: same org, same day, only template words shared, evidence %+v: want a score ≤ 0.2", id, e)
+		}
+	}
+	// The same notice five days later: a repeat. Its text part is halved,
+	// and it has no same-event evidence (too far apart).
+	n, again := at("NOTE"), at("AGAIN")
+	sim := ix.CaseSimilarity(n, again)
+	if s := ix.DupeScore(n, again); s > eventRepeat*sim+1e-9 {
+		t.Errorf("NOTE~AGAIN (same words, five days apart): dupes score %v, want at most %v of similarity %v", s, eventRepeat, sim)
 	}
 }

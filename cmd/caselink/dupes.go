@@ -3,6 +3,7 @@ package main
 import (
 	"bufio"
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/urfave/cli/v2"
@@ -16,33 +17,46 @@ import (
 func dupesCommand(env *env) *cli.Command {
 	return &cli.Command{
 		Name:  "dupes",
-		Usage: "list pairs of cases that are probably the same incident, and record what you decide",
-		Description: `Lists pairs of cases whose dupes score is at least --threshold, most probable first, with
-the evidence. The dupes score joins the pair's text similarity (discounted as their dates grow
-apart: two reports of one incident are written close together) with same-event evidence: the
-same organisation, dates days apart, the shorter text inside the longer one (a status notice
-inside a post-mortem), rare terms and a source both cite.
+		Usage: "list records that are probably the same incident, one cluster per event, and record what you decide",
+		Description: `Lists clusters of cases that are probably one incident told more than once, most probable
+first: the pairs whose dupes score is at least --threshold (default ` + fmt.Sprint(curate.DupesThreshold) + `), joined into one
+cluster per event, its best record (the fullest, most linked) first, with the evidence of its
+best pair. The terminal shows ` + fmt.Sprint(curate.DupesLimit) + ` clusters at a time (--limit, then --offset); --json lists
+every cluster with all its members and pairs unless --limit is given.
+
+The dupes score joins the pair's text similarity (discounted as their dates grow apart, and
+halved for two records of one organisation on different days: a status page's template on
+another day is a repeat) with same-event evidence: the same organisation, dates days apart,
+and words of this incident both records use (a region, an error code, a product; not the
+organisation's name nor what it writes in every notice), or a source both cite. The default
+threshold is where the list was measured to be mostly the same incident: eval/README.md,
+"dupes precision".
 
 Decisions are kept in ` + caselib.DecisionsName + ` in the library's folder (or --decisions FILE),
 a TSV file meant to be committed with the library:
    --dismiss A --dismiss B   not duplicates: the pair is not shown again
    --confirm A --confirm B   confirmed duplicates: the pair is marked
    --undo A --undo B         forget the decision about the pair
+   --confirm-cluster A       confirm every pair of the cluster case A is in
+   --dismiss-cluster A       dismiss every pair of the cluster case A is in
 
 Examples:
-   caselink dupes --cases ./library --limit 20
-   caselink dupes --cases ./library --limit 20 --offset 20 --pending
+   caselink dupes --cases ./library
+   caselink dupes --cases ./library --offset 5 --pending
+   caselink dupes --cases ./library --confirm-cluster IL-0100
    caselink dupes --cases ./library --dismiss IL-0100 --dismiss IL-0194`,
 		Flags: []cli.Flag{
 			casesFlag, lenientFlag,
 			&cli.Float64Flag{Name: "threshold", Value: curate.DupesThreshold, Usage: "list pairs scoring at least this (0–1)"},
-			&cli.IntFlag{Name: "limit", Usage: "list at most `N` pairs (0: all)"},
-			&cli.IntFlag{Name: "offset", Usage: "skip the first `M` pairs of the list"},
+			&cli.IntFlag{Name: "limit", Usage: "list at most `N` clusters (0: all)", DefaultText: fmt.Sprint(curate.DupesLimit) + " in the terminal, all with --json"},
+			&cli.IntFlag{Name: "offset", Usage: "skip the first `M` clusters of the list"},
 			&cli.BoolFlag{Name: "pending", Usage: "list only pairs without a decision (confirmed ones are listed, marked, otherwise)"},
 			&cli.BoolFlag{Name: "json", Usage: "print JSON"},
 			&cli.StringSliceFlag{Name: "dismiss", Usage: "record that the two case ids `A B` are not duplicates (--dismiss A --dismiss B)"},
 			&cli.StringSliceFlag{Name: "confirm", Usage: "record that the two case ids `A B` are duplicates (--confirm A --confirm B)"},
 			&cli.StringSliceFlag{Name: "undo", Usage: "forget the decision about the two case ids `A B` (--undo A --undo B)"},
+			&cli.StringFlag{Name: "confirm-cluster", Usage: "record that every listed pair of the cluster with case `ID` is a duplicate"},
+			&cli.StringFlag{Name: "dismiss-cluster", Usage: "record that no listed pair of the cluster with case `ID` is a duplicate"},
 			&cli.StringFlag{Name: "decisions", Usage: "the decisions `FILE` (default: " + caselib.DecisionsName + " beside the library)"},
 		},
 		Action: func(c *cli.Context) error { return env.dupes(c) },
@@ -54,6 +68,25 @@ type dupeCase struct {
 	Date  string `json:"date,omitempty"`
 	Org   string `json:"org,omitempty"`
 	Title string `json:"title,omitempty"`
+}
+
+// dupeCluster is the printed form of a cluster: its records, best first,
+// its pairs and its weak links to other clusters.
+type dupeCluster struct {
+	N     int        `json:"n"`
+	Score float64    `json:"score"`
+	Cases []dupeCase `json:"cases"`
+	Pairs []dupePair `json:"pairs"`
+	Links []dupePair `json:"links,omitempty"`
+}
+
+// dupesList is dupes --json: one page of clusters.
+type dupesList struct {
+	Threshold float64       `json:"threshold"`
+	Total     int           `json:"total"` // clusters in all pages
+	Pairs     int           `json:"pairs"` // pairs in all pages
+	Offset    int           `json:"offset"`
+	Clusters  []dupeCluster `json:"clusters"`
 }
 
 type dupePair struct {
@@ -117,8 +150,15 @@ func (env *env) dupes(c *cli.Context) error {
 	if err != nil {
 		return err
 	}
+	clusterID, clusterVerdict, err := clusterDecision(c, act != nil)
+	if err != nil {
+		return err
+	}
 	q := curate.DupesQuery{Threshold: c.Float64("threshold"), Pending: c.Bool("pending"),
 		Offset: c.Int("offset"), Limit: c.Int("limit")}
+	if !c.IsSet("limit") && !c.Bool("json") {
+		q.Limit = curate.DupesLimit
+	}
 	if err := curate.CheckDupesQuery(q); err != nil {
 		return usagef("--%v", err)
 	}
@@ -127,7 +167,7 @@ func (env *env) dupes(c *cli.Context) error {
 		return err
 	}
 	store, where, err := decisionStore(c.String("decisions"), c.StringSlice("cases"))
-	if err != nil && act != nil {
+	if err != nil && (act != nil || clusterID != "") {
 		return usagef("%v (--decisions FILE)", err)
 	}
 	if act != nil {
@@ -151,75 +191,175 @@ func (env *env) dupes(c *cli.Context) error {
 		}
 	}
 	p := env.newProgress("dupes", ix.Len())
-	page := curate.ListDupes(ix, decisions, q, p.update)
+	if clusterID != "" {
+		if _, ok := ix.Lookup(clusterID); !ok {
+			return usagef("no case with id %q in the library", clusterID)
+		}
+		all := curate.ListClusters(ix, decisions, curate.DupesQuery{Threshold: q.Threshold}, p.update)
+		p.done()
+		cl, ok := curate.ClusterOf(ix, all.Clusters, clusterID)
+		if !ok {
+			return usagef("%s is in no cluster of probable duplicates at --threshold %v", clusterID, q.Threshold)
+		}
+		for _, d := range curate.ClusterDecisions(ix, cl, clusterVerdict, "") {
+			if err := store.Record(d); err != nil {
+				return err
+			}
+		}
+		done := map[caselib.Verdict]string{caselib.Duplicate: "confirmed", caselib.NotDuplicate: "dismissed"}[clusterVerdict]
+		fmt.Fprintf(env.stdout, "%s %d pair(s) of the cluster of %s (%d records; recorded in %s)\n", done, len(cl.Pairs), clusterID, len(cl.Cases), where)
+		return nil
+	}
+	page := curate.ListClusters(ix, decisions, q, p.update)
 	p.done()
-	out := make([]dupePair, 0, len(page.Pairs))
-	for _, pr := range page.Pairs {
-		out = append(out, newDupePair(ix, pr))
+	out := dupesList{Threshold: q.Threshold, Total: page.Total, Pairs: page.Pairs, Offset: q.Offset, Clusters: []dupeCluster{}}
+	for _, cl := range page.Clusters {
+		out.Clusters = append(out.Clusters, newDupeCluster(ix, cl))
 	}
 	if c.Bool("json") {
 		return writeJSON(env.stdout, out)
 	}
-	return env.printDupes(out, q, page.Total)
+	return env.printDupes(out)
+}
+
+// clusterDecision returns the case id and verdict of --confirm-cluster or
+// --dismiss-cluster, "" when neither is given.
+func clusterDecision(c *cli.Context, pairGiven bool) (string, caselib.Verdict, error) {
+	conf, dis := c.String("confirm-cluster"), c.String("dismiss-cluster")
+	switch {
+	case conf != "" && dis != "":
+		return "", "", usagef("give one of --confirm-cluster and --dismiss-cluster, not both")
+	case (conf != "" || dis != "") && pairGiven:
+		return "", "", usagef("give a decision on a pair or on a cluster, not both")
+	case conf != "":
+		return conf, caselib.Duplicate, nil
+	case dis != "":
+		return dis, caselib.NotDuplicate, nil
+	}
+	return "", "", nil
+}
+
+func newDupeCase(c *caselib.Case) dupeCase { return dupeCase{c.ID, c.Date, c.Org, c.Title.EN} }
+
+// newDupeCluster is the printed form of a listed cluster.
+func newDupeCluster(ix *similarity.Index, cl curate.DupeCluster) dupeCluster {
+	out := dupeCluster{N: cl.N, Score: similarity.RoundScore(cl.Score), Cases: []dupeCase{}, Pairs: []dupePair{}}
+	for _, x := range cl.Cases {
+		out.Cases = append(out.Cases, newDupeCase(ix.Case(x)))
+	}
+	for _, pr := range cl.Pairs {
+		out.Pairs = append(out.Pairs, newDupePair(ix, pr))
+	}
+	for _, pr := range cl.Links {
+		out.Links = append(out.Links, newDupePair(ix, pr))
+	}
+	return out
 }
 
 // newDupePair is the printed form of a listed pair: its cases, scores and
-// evidence (the same-event evidence first, then the terms the two share).
+// evidence (the same-event evidence first, then the terms the two share,
+// in the first case's words).
 func newDupePair(ix *similarity.Index, pr curate.DupePair) dupePair {
-	a, b := ix.Case(pr.A), ix.Case(pr.B)
-	ev := append(pr.Event.Why(), ix.ExplainPair(pr.A, pr.B).Why(8)...)
+	e := ix.EventEvidence(pr.A, pr.B)
+	ev := e.Why()
+	for _, w := range ix.ExplainDupe(pr.A, pr.B).Why(8) {
+		if !slices.Contains(e.Rare, w) {
+			ev = append(ev, w)
+		}
+	}
 	if ev == nil {
 		ev = []string{}
 	}
 	return dupePair{
-		A:     dupeCase{a.ID, a.Date, a.Org, a.Title.EN},
-		B:     dupeCase{b.ID, b.Date, b.Org, b.Title.EN},
+		A: newDupeCase(ix.Case(pr.A)), B: newDupeCase(ix.Case(pr.B)),
 		Score: similarity.RoundScore(pr.Score), Similarity: similarity.RoundScore(pr.Similarity), Event: similarity.RoundScore(pr.Event.Score),
 		Verdict: string(pr.Verdict), Evidence: ev,
 	}
 }
 
-func (env *env) printDupes(pairs []dupePair, q curate.DupesQuery, total int) error {
+// dupesShown is how many records of a cluster the terminal lists; --json
+// lists them all.
+const dupesShown = 5
+
+func (env *env) printDupes(l dupesList) error {
 	w := bufio.NewWriter(env.stdout)
-	if total == 0 {
+	if l.Total == 0 {
 		fmt.Fprintln(w, "no probable duplicates")
 		return w.Flush()
 	}
 	col := color(env.stdout)
 	width := width(env.stdout)
-	for i, p := range pairs {
+	for i, cl := range l.Clusters {
 		if i > 0 {
 			fmt.Fprintln(w)
 		}
-		head := fmt.Sprintf("%.2f  %s ~ %s", p.Score, p.A.ID, p.B.ID)
-		if p.Verdict == string(caselib.Duplicate) {
+		ids := make([]string, 0, len(cl.Cases))
+		for _, c := range cl.Cases[:min(len(cl.Cases), 3)] {
+			ids = append(ids, c.ID)
+		}
+		head := fmt.Sprintf("%.2f  %s", cl.Score, strings.Join(ids, " ~ "))
+		if n := len(cl.Cases); n > 3 {
+			head += fmt.Sprintf(" ~ %d more", n-3)
+		}
+		if len(cl.Cases) > 2 {
+			head += fmt.Sprintf("  (%d records, %d pairs)", len(cl.Cases), len(cl.Pairs))
+		}
+		if len(cl.Pairs) > 0 && allConfirmed(cl.Pairs) {
 			head += "  (confirmed duplicate)"
 		}
 		fmt.Fprintln(w, bold(head, col))
-		for _, c := range []dupeCase{p.A, p.B} {
+		for _, c := range cl.Cases[:min(len(cl.Cases), dupesShown)] {
 			head := fmt.Sprintf("   %s  %s  %s", c.ID, orDash(c.Date), orDash(c.Org))
 			fmt.Fprintf(w, "%s  %s\n", head, cut(c.Title, width-len([]rune(head))-2))
 		}
-		if len(p.Evidence) > 0 {
-			fmt.Fprintf(w, "   shared: %s\n", cut(strings.Join(p.Evidence, ", "), width-11))
+		if n := len(cl.Cases) - dupesShown; n > 0 {
+			fmt.Fprintf(w, "   … %d more record(s) (--json lists them)\n", n)
+		}
+		if best := cl.Pairs[0]; len(best.Evidence) > 0 {
+			lead := "   shared: "
+			if len(cl.Cases) > 2 {
+				lead = fmt.Sprintf("   %s ~ %s shared: ", best.A.ID, best.B.ID)
+			}
+			fmt.Fprintf(w, "%s%s\n", lead, cut(strings.Join(best.Evidence, ", "), width-len([]rune(lead))))
+		}
+		if len(cl.Links) > 0 {
+			var ls []string
+			for _, p := range cl.Links[:min(len(cl.Links), 3)] {
+				ls = append(ls, fmt.Sprintf("%s ~ %s %.2f", p.A.ID, p.B.ID, p.Score))
+			}
+			if n := len(cl.Links) - 3; n > 0 {
+				ls = append(ls, fmt.Sprintf("%d more", n))
+			}
+			lead := "   linked, not joined (another event or a repeat): "
+			fmt.Fprintf(w, "%s%s\n", lead, cut(strings.Join(ls, ", "), width-len([]rune(lead))))
 		}
 	}
-	if len(pairs) > 0 {
-		fmt.Fprintln(w)
-	}
+	fmt.Fprintln(w)
+	n := len(l.Clusters)
 	switch {
-	case len(pairs) == total:
-		fmt.Fprintf(w, "%d pair(s)", total)
-	case len(pairs) == 0:
-		fmt.Fprintf(w, "no pair past --offset %d of %d pair(s)", q.Offset, total)
+	case n == l.Total:
+		fmt.Fprintf(w, "%d cluster(s), %d pair(s)", l.Total, l.Pairs)
+	case n == 0:
+		fmt.Fprintf(w, "no cluster past --offset %d of %d cluster(s)", l.Offset, l.Total)
 	default:
-		fmt.Fprintf(w, "pairs %d–%d of %d", q.Offset+1, q.Offset+len(pairs), total)
-		if next := q.Offset + len(pairs); next < total {
-			fmt.Fprintf(w, " (next: --offset %d)", next)
+		fmt.Fprintf(w, "clusters %d–%d of %d (%d pairs)", l.Offset+1, l.Offset+n, l.Total, l.Pairs)
+		if next := l.Offset + n; next < l.Total {
+			fmt.Fprintf(w, "; %d more: --offset %d", l.Total-next, next)
 		}
 	}
-	fmt.Fprintln(w, "; decide with: caselink dupes --dismiss A --dismiss B (or --confirm, --undo)")
+	fmt.Fprintln(w, "; decide with: caselink dupes --confirm-cluster ID (or --dismiss-cluster ID, --dismiss A --dismiss B)")
 	return w.Flush()
+}
+
+// allConfirmed reports whether every pair of a cluster is a confirmed
+// duplicate.
+func allConfirmed(pairs []dupePair) bool {
+	for _, p := range pairs {
+		if p.Verdict != string(caselib.Duplicate) {
+			return false
+		}
+	}
+	return true
 }
 
 // decisionStore returns where the curator's duplicate decisions are kept,

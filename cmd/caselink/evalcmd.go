@@ -49,6 +49,7 @@ Examples:
 			casesFlag, lenientFlag,
 			&cli.StringFlag{Name: "queries", Usage: "judged queries, JSON Lines `FILE`"},
 			&cli.StringFlag{Name: "related", Usage: "judged related pairs, TSV `FILE`"},
+			&cli.StringSliceFlag{Name: "dupes-judged", Usage: "judged pairs of the dupes list, JSON Lines `FILE` (repeatable; a later file's verdict wins): precision by rank band"},
 			&cli.Uint64Flag{Name: "typos", Usage: "misspell about a third of the queries' longer words (a letter dropped, swapped or doubled), seeded by `SEED`, to measure typo tolerance against a clean --json run with --baseline"},
 			&cli.IntFlag{Name: "k", Value: 10, Usage: "rank depth of the measures"},
 			&cli.BoolFlag{Name: "json", Usage: "print JSON, with every query's and subject's own scores"},
@@ -80,6 +81,9 @@ func (env *env) eval(c *cli.Context) error {
 	lib, err := env.loadLibrary(c)
 	if err != nil {
 		return err
+	}
+	if in.judged != nil && len(in.qs) == 0 && len(in.rel) == 0 {
+		return env.evalDupesJudged(c, lib.Cases, in.judged)
 	}
 	if c.Bool("grid") {
 		return env.evalGrid(c, b, lib.Cases, in.qs, in.rel, in.themes)
@@ -119,8 +123,10 @@ func checkEvalFlags(c *cli.Context) error {
 	switch {
 	case c.Args().Len() > 0:
 		return usagef("unexpected arguments %q (did you mean --compare A.json B.json?)", c.Args().Slice())
-	case c.String("queries") == "" && c.String("related") == "":
-		return usagef("give --queries FILE, --related FILE or both")
+	case c.String("queries") == "" && c.String("related") == "" && len(c.StringSlice("dupes-judged")) == 0:
+		return usagef("give --queries FILE, --related FILE, --dupes-judged FILE or more than one")
+	case len(c.StringSlice("dupes-judged")) > 0 && (c.Bool("grid") || c.String("baseline") != ""):
+		return usagef("--dupes-judged measures one run: leave out --grid and --baseline")
 	case c.Int("k") < 1:
 		return usagef("--k must be at least 1")
 	case c.IsSet("folds") && !c.Bool("grid"):
@@ -154,6 +160,7 @@ type evalInputs struct {
 	rel    eval.Judgments
 	themes eval.Themes
 	base   []eval.Row
+	judged eval.JudgedPairs
 }
 
 // readEvalInputs reads the files of --queries, --related, --themes and
@@ -169,6 +176,11 @@ func readEvalInputs(c *cli.Context) (in evalInputs, err error) {
 	}
 	if f := c.String("related"); f != "" {
 		if in.rel, err = eval.ReadPairs(f); err != nil {
+			return in, usageError{err}
+		}
+	}
+	if fs := c.StringSlice("dupes-judged"); len(fs) > 0 {
+		if in.judged, err = eval.ReadJudgedPairs(fs...); err != nil {
 			return in, usageError{err}
 		}
 	}
@@ -200,6 +212,22 @@ func (env *env) writeEvalRun(c *cli.Context, b eval.Bootstrap, row eval.Row, cur
 	}
 	fmt.Fprintln(env.stdout)
 	return eval.WriteDupesTable(env.stdout, *curve)
+}
+
+// evalDupesJudged prints the precision of the dupes list by rank band on
+// judged pairs.
+func (env *env) evalDupesJudged(c *cli.Context, cases []*caselib.Case, judged eval.JudgedPairs) error {
+	ix, err := similarity.BuildCases(cases, similarity.DefaultConfig())
+	if err != nil {
+		return usageError{err}
+	}
+	bands := eval.DupesPrecision(ix, ix.Duplicates(0, curate.DupesPerCase, nil), judged, eval.DupesBands)
+	if c.Bool("json") {
+		return writeJSON(env.stdout, struct {
+			Bands []eval.BandPrecision `json:"dupes_precision"`
+		}{bands})
+	}
+	return eval.WriteDupesPrecision(env.stdout, bands)
 }
 
 // evalGrid runs every variant of the grid, ranks them by the lower bound of

@@ -3,6 +3,7 @@ package main
 import (
 	"errors"
 	"flag"
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -51,6 +52,27 @@ func TestScripts(t *testing.T) {
 		},
 		Cmds: map[string]func(ts *testscript.TestScript, neg bool, args []string){
 			"status": statusCmd,
+			// background N FILE writes N short notices of 40 other
+			// organisations, one JSON case a line: a library around a
+			// script's cases, large enough that a word of a few records
+			// is rare (in a library of five, none is).
+			"background": func(ts *testscript.TestScript, neg bool, args []string) {
+				if neg || len(args) != 2 {
+					ts.Fatalf("usage: background N FILE")
+				}
+				n, err := strconv.Atoi(args[0])
+				if err != nil {
+					ts.Fatalf("background: %v", err)
+				}
+				var b strings.Builder
+				for i := range n {
+					fmt.Fprintf(&b, `{"id":"BG-%04d","org":"Org %d","date":"2021-%02d-%02d","title":{"en":"Service %d degraded","ko":null},"summary":{"en":"Requests to service %d failed for some customers; we are investigating."},"related":[]}`+"\n",
+						i, i%40, 1+i%12, 1+i%28, i, i)
+				}
+				if err := os.WriteFile(ts.MkAbs(args[1]), []byte(b.String()), 0o644); err != nil {
+					ts.Fatalf("background: %v", err)
+				}
+			},
 		},
 	})
 }

@@ -2,7 +2,9 @@
 // server alike: which links relate proposes and keeps (the link-merge
 // policy, ProposeLinks, with the dry run's Diff), the link checks of
 // `caselink check` (CheckLinks), the dupes list a curator works through
-// with the decisions already recorded (ListDupes), the product defaults
+// with the decisions already recorded (ListDupes), grouped into clusters of
+// one event each, a decision on a cluster applying to its pairs
+// (ListClusters, ClusterDecisions), the product defaults
 // both front ends share (thresholds, top k, and the checks of such options),
 // and what a hit shows of a past case (what fixed it, its explanation cut to
 // size).

@@ -8,6 +8,7 @@ import (
 	"io"
 	"math"
 	"net/http"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -147,6 +148,11 @@ type DupeCase struct {
 	Date  string `json:"date"`
 	Org   string `json:"org"`
 	Title string `json:"title"`
+	// Text is what the record says (summary, symptoms, trigger, detection,
+	// lessons, as written), Sources the links it gives (url, sources[].url):
+	// what a curator reads to decide.
+	Text    string   `json:"text"`
+	Sources []string `json:"sources"`
 }
 
 // DupePair is two cases that are probably the same incident, with what
@@ -163,6 +169,24 @@ type DupePair struct {
 	// undecided (dismissed pairs are not listed).
 	Verdict  string   `json:"verdict"`
 	Evidence []string `json:"evidence"` // same-event evidence first, then shared terms
+	// Shared are the words the two share as each writes them (for the page
+	// to mark in both texts).
+	Shared []string `json:"shared"`
+	// Cluster is the number of the pair's cluster in DupesAnswer.Clusters
+	// (the records of one event; 0 when the pair links two clusters).
+	Cluster int `json:"cluster"`
+}
+
+// DupeCluster is the records of one event, as the listed pairs join them:
+// its cases, the best record first, and how many listed pairs it has.
+type DupeCluster struct {
+	N     int      `json:"n"`
+	Score float64  `json:"score"`
+	Cases []string `json:"cases"`
+	Pairs int      `json:"pairs"`
+	// PairIDs are its pairs, [A, B] each, on this page or not: what a
+	// decision on the cluster records.
+	PairIDs [][2]string `json:"pair_ids"`
 }
 
 // DupesAnswer is the answer of GET
@@ -176,6 +200,9 @@ type DupesAnswer struct {
 	Offset    int        `json:"offset"`
 	Limit     int        `json:"limit"`
 	Pairs     []DupePair `json:"pairs"`
+	// Clusters are the clusters of this page's pairs; with order=cluster
+	// the pairs come cluster by cluster (the review page's order).
+	Clusters []DupeCluster `json:"clusters"`
 }
 
 // DecisionRequest is the body of POST /api/dupes/decisions: what a curator
@@ -185,6 +212,10 @@ type DecisionRequest struct {
 	A       string `json:"a"`
 	B       string `json:"b"`
 	Verdict string `json:"verdict"`
+	// Pairs, when given instead of A and B, are the pairs of a cluster,
+	// [A, B] each: the verdict is recorded for every one of them (a
+	// decision on a cluster applies to its pairs).
+	Pairs [][2]string `json:"pairs,omitempty"`
 }
 
 // DecisionAnswer is the answer of POST /api/dupes/decisions: the decision
@@ -450,22 +481,111 @@ func (s *Server) apiDupes(w http.ResponseWriter, r *http.Request) {
 			return
 		}
 	}
+	byCluster := false
+	switch v := r.URL.Query().Get("order"); v {
+	case "", "score":
+	case "cluster":
+		byCluster = true
+	default:
+		writeError(w, http.StatusBadRequest, "order must be score or cluster, got %q", v)
+		return
+	}
 	snap := s.cur.Load()
 	ix := snap.ix
-	page := curate.Page(ix, snap.pairs(q.Threshold), decisions, q)
+	all := snap.pairs(q.Threshold)
+	clusters := curate.PageClusters(ix, all, decisions, curate.DupesQuery{Threshold: q.Threshold, Pending: q.Pending}).Clusters
+	clusterOf := map[[2]int]int{}
+	var ordered []curate.DupePair
+	for _, c := range clusters {
+		for _, p := range c.Pairs {
+			clusterOf[[2]int{p.A, p.B}] = c.N
+			ordered = append(ordered, p)
+		}
+	}
+	page := curate.Page(ix, all, decisions, q)
+	if byCluster {
+		// The pairs of one cluster together; a weak link between two
+		// clusters after them all.
+		for _, p := range curate.Page(ix, all, decisions, curate.DupesQuery{Threshold: q.Threshold, Pending: q.Pending}).Pairs {
+			if clusterOf[[2]int{p.A, p.B}] == 0 {
+				ordered = append(ordered, p)
+			}
+		}
+		lo := min(q.Offset, len(ordered))
+		page.Pairs = ordered[lo:min(len(ordered), lo+q.Limit)]
+	}
 	out := DupesAnswer{Threshold: q.Threshold, Pending: q.Pending, Total: page.Total, Offset: q.Offset, Limit: q.Limit,
-		Pairs: []DupePair{}}
+		Pairs: []DupePair{}, Clusters: []DupeCluster{}}
+	seen := map[int]bool{}
 	for _, p := range page.Pairs {
-		a, b := ix.Case(p.A), ix.Case(p.B)
-		out.Pairs = append(out.Pairs, DupePair{
-			A:     DupeCase{a.ID, a.Date, a.Org, a.Title.In(lg)},
-			B:     DupeCase{b.ID, b.Date, b.Org, b.Title.In(lg)},
-			Score: similarity.RoundScore(p.Score), Similarity: similarity.RoundScore(p.Similarity),
-			Event: similarity.RoundScore(p.Event.Score), Verdict: string(p.Verdict),
-			Evidence: nonNil(append(p.Event.Why(), ix.ExplainPair(p.A, p.B).Why(8)...)),
-		})
+		n := clusterOf[[2]int{p.A, p.B}]
+		out.Pairs = append(out.Pairs, s.dupePair(ix, p, n, lg))
+		if n > 0 && !seen[n] {
+			seen[n] = true
+			c := clusters[n-1]
+			dc := DupeCluster{N: n, Score: similarity.RoundScore(c.Score), Pairs: len(c.Pairs)}
+			for _, x := range c.Cases {
+				dc.Cases = append(dc.Cases, ix.Case(x).ID)
+			}
+			for _, p := range c.Pairs {
+				dc.PairIDs = append(dc.PairIDs, [2]string{ix.Case(p.A).ID, ix.Case(p.B).ID})
+			}
+			out.Clusters = append(out.Clusters, dc)
+		}
 	}
 	writeJSON(w, http.StatusOK, out)
+}
+
+// dupePair is the answer's form of a listed pair of cluster n: both
+// records with their text and sources, the evidence, the words they share.
+func (s *Server) dupePair(ix *similarity.Index, p curate.DupePair, n int, lg string) DupePair {
+	e := ix.EventEvidence(p.A, p.B)
+	ev := e.Why()
+	shared := slices.Clone(e.Rare)
+	for _, w := range ix.ExplainDupe(p.A, p.B).Why(8) {
+		if !slices.Contains(e.Rare, w) {
+			ev = append(ev, w)
+		}
+	}
+	for _, ab := range [][2]int{{p.A, p.B}, {p.B, p.A}} {
+		for _, c := range ix.ExplainDupe(ab[0], ab[1]).Parts {
+			if c.View != similarity.Tags && !slices.Contains(shared, c.Term) && len(shared) < 40 {
+				shared = append(shared, c.Term)
+			}
+		}
+	}
+	return DupePair{
+		A: dupeCase(ix.Case(p.A), lg), B: dupeCase(ix.Case(p.B), lg),
+		Score: similarity.RoundScore(p.Score), Similarity: similarity.RoundScore(p.Similarity),
+		Event: similarity.RoundScore(p.Event.Score), Verdict: string(p.Verdict),
+		Evidence: nonNil(ev), Shared: nonNil(shared), Cluster: n,
+	}
+}
+
+// dupeCase is one record of a listed pair, with what it says and links to.
+func dupeCase(c *caselib.Case, lg string) DupeCase {
+	var text []string
+	for _, t := range []caselib.Text{c.Summary, c.SymptomsText, c.Trigger, c.Detection, c.Lessons} {
+		if x := strings.TrimSpace(t.In(lg)); x != "" {
+			text = append(text, x)
+		}
+	}
+	var src []string
+	for _, u := range append([]string{c.URL}, sourceURLs(c)...) {
+		if u = strings.TrimSpace(u); (strings.HasPrefix(u, "https://") || strings.HasPrefix(u, "http://")) && !slices.Contains(src, u) {
+			src = append(src, u)
+		}
+	}
+	return DupeCase{ID: c.ID, Date: c.Date, Org: c.Org, Title: c.Title.In(lg), Text: strings.Join(text, "\n\n"), Sources: nonNil(src)}
+}
+
+// sourceURLs returns the urls of a case's sources list.
+func sourceURLs(c *caselib.Case) []string {
+	var us []string
+	for _, s := range c.Sources {
+		us = append(us, s.URL)
+	}
+	return us
 }
 
 func (s *Server) apiDecision(w http.ResponseWriter, r *http.Request) {
@@ -484,6 +604,10 @@ func (s *Server) apiDecision(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	ix := s.cur.Load().ix
+	if len(req.Pairs) > 0 {
+		s.apiClusterDecision(w, ix, req.Pairs, v)
+		return
+	}
 	for _, f := range []struct{ name, id string }{{"a", req.A}, {"b", req.B}} {
 		if f.id == "" {
 			writeError(w, http.StatusBadRequest, "%q is empty: want a case id", f.name)
@@ -499,18 +623,26 @@ func (s *Server) apiDecision(w http.ResponseWriter, r *http.Request) {
 		writeError(w, http.StatusBadRequest, "%v", err)
 		return
 	}
+	if out, ok := s.record(w, d); ok {
+		writeJSON(w, http.StatusOK, out)
+	}
+}
+
+// record keeps decision d and returns it as answered; on failure it
+// writes the error answer and returns false.
+func (s *Server) record(w http.ResponseWriter, d caselib.Decision) (DecisionAnswer, bool) {
 	if err := s.decisions.Record(d); err != nil {
 		s.log.Printf("decision %s %s: %v", d.A, d.B, err)
 		writeError(w, http.StatusInternalServerError, "cannot record the decision: %v", err)
-		return
+		return DecisionAnswer{}, false
 	}
-	s.metrics.decided(string(v))
+	s.metrics.decided(string(d.Verdict))
 	k := caselib.PairKey(d.A, d.B)
-	out := DecisionAnswer{A: k[0], B: k[1], Verdict: string(v), Date: d.Date}
-	if v == "" {
+	out := DecisionAnswer{A: k[0], B: k[1], Verdict: string(d.Verdict), Date: d.Date}
+	if d.Verdict == "" {
 		out.Verdict = "undo"
 	}
-	writeJSON(w, http.StatusOK, out)
+	return out, true
 }
 
 // FeedbackRequest is the body of POST /api/feedback: whether the case ID,
@@ -746,4 +878,40 @@ func nonEmpty(l []string) []string {
 		}
 	}
 	return out
+}
+
+// ClusterDecisionAnswer is the answer of POST /api/dupes/decisions with
+// "pairs": the decisions as recorded.
+type ClusterDecisionAnswer struct {
+	Decisions []DecisionAnswer `json:"decisions"`
+}
+
+// apiClusterDecision records verdict v for each of pairs (a cluster's),
+// after checking them all: a bad pair records none.
+func (s *Server) apiClusterDecision(w http.ResponseWriter, ix *similarity.Index, pairs [][2]string, v caselib.Verdict) {
+	date := time.Now().UTC().Format(time.DateOnly)
+	var ds []caselib.Decision
+	for i, p := range pairs {
+		for _, id := range p {
+			if _, ok := ix.Lookup(id); !ok {
+				writeError(w, http.StatusNotFound, "\"pairs\"[%d]: no case with id %q", i, id)
+				return
+			}
+		}
+		d := caselib.Decision{A: p[0], B: p[1], Verdict: v, Date: date}
+		if err := d.Check(); err != nil {
+			writeError(w, http.StatusBadRequest, "\"pairs\"[%d]: %v", i, err)
+			return
+		}
+		ds = append(ds, d)
+	}
+	out := ClusterDecisionAnswer{Decisions: []DecisionAnswer{}}
+	for _, d := range ds {
+		a, ok := s.record(w, d)
+		if !ok {
+			return
+		}
+		out.Decisions = append(out.Decisions, a)
+	}
+	writeJSON(w, http.StatusOK, out)
 }

@@ -184,3 +184,39 @@ func TestDupesConcurrentDecisions(t *testing.T) {
 		t.Errorf("every pair dismissed, yet /api/dupes lists %s", pairList(d))
 	}
 }
+
+// The pairs of a cluster are decided in one request, after all are checked:
+// a pair naming an unknown case records none. order=cluster lists the
+// cluster's pairs together, each with its cluster's number, and the
+// records' text and shared words.
+func TestDupesClusterDecision(t *testing.T) {
+	dir, decisions := dupeLibrary(t)
+	_, ts := newTestServer(t, testOptions(dir))
+	var d DupesAnswer
+	if resp := do(t, http.DefaultClient, "GET", ts.URL+"/api/dupes?order=cluster", "", &d); resp.StatusCode != 200 {
+		t.Fatalf("GET /api/dupes?order=cluster: status %d", resp.StatusCode)
+	}
+	if len(d.Clusters) != 1 || len(d.Clusters[0].Cases) != 3 || d.Clusters[0].Pairs != 3 || len(d.Clusters[0].PairIDs) != 3 {
+		t.Fatalf("clusters %+v: want one of the three copies, 3 pairs", d.Clusters)
+	}
+	for _, p := range d.Pairs {
+		if p.Cluster != 1 || p.A.Text == "" || len(p.A.Sources) == 0 || len(p.Shared) == 0 {
+			t.Errorf("pair %s~%s: cluster %d, text %d bytes, sources %v, shared %v", p.A.ID, p.B.ID, p.Cluster, len(p.A.Text), p.A.Sources, p.Shared)
+		}
+	}
+	bad := `{"pairs":[["IL-0191","IL-0991"],["IL-0191","NOPE"]],"verdict":"duplicate"}`
+	if resp := do(t, http.DefaultClient, "POST", ts.URL+"/api/dupes/decisions", bad, nil); resp.StatusCode != http.StatusNotFound {
+		t.Errorf("a pair with an unknown id: status %d, want 404", resp.StatusCode)
+	}
+	if b, _ := os.ReadFile(decisions); strings.Contains(string(b), "IL-0991") {
+		t.Errorf("a refused cluster decision recorded a pair:\n%s", b)
+	}
+	var out ClusterDecisionAnswer
+	good := `{"pairs":[["IL-0191","IL-0991"],["IL-0191","IL-0992"],["IL-0991","IL-0992"]],"verdict":"duplicate"}`
+	if resp := do(t, http.DefaultClient, "POST", ts.URL+"/api/dupes/decisions", good, &out); resp.StatusCode != 200 || len(out.Decisions) != 3 {
+		t.Fatalf("cluster decision: status %d, %+v", resp.StatusCode, out)
+	}
+	if resp := do(t, http.DefaultClient, "GET", ts.URL+"/api/dupes?pending=1", "", &d); resp.StatusCode != 200 || d.Total != 0 {
+		t.Errorf("after confirming the cluster %d pairs pending, want 0", d.Total)
+	}
+}
