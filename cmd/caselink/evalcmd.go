@@ -128,7 +128,11 @@ func (env *env) eval(c *cli.Context) error {
 	if c.Bool("grid") {
 		return env.evalGrid(c, b, lib.Cases, qs, rel, themes)
 	}
-	ix, err := similarity.BuildCases(lib.Cases, similarity.DefaultConfig())
+	cfg, _, err := engineConfig(c)
+	if err != nil {
+		return err
+	}
+	ix, err := similarity.BuildCases(lib.Cases, cfg)
 	if err != nil {
 		return usageError{err}
 	}

@@ -109,6 +109,7 @@ func newApp(env *env) *cli.App {
 			checkCommand(env),
 			importCommand(env),
 			exportCommand(env),
+			tuneCommand(env),
 			{
 				Name:  "version",
 				Usage: "print the caselink version",
@@ -123,6 +124,9 @@ func newApp(env *env) *cli.App {
 		c.OnUsageError = app.OnUsageError
 		if slices.Contains(c.Flags, cli.Flag(lenientFlag)) {
 			c.Flags = append(c.Flags, maxCaseFlag)
+		}
+		if slices.Contains(scoringCommands, c.Name) && !slices.Contains(c.Flags, cli.Flag(configFlag)) {
+			c.Flags = append(c.Flags, configFlag)
 		}
 	}
 	return app

@@ -36,7 +36,7 @@ Examples:
 			&cli.Float64Flag{Name: "min-score", Value: curate.MatchMinScore, Usage: "hide cases scoring below this (0–1; batch mode: 0 unless given)"},
 			&cli.BoolFlag{Name: "json", Usage: "print JSON"},
 			&cli.BoolFlag{Name: "long", Aliases: []string{"l"}, Usage: "also show what fixed each case (its first remediation steps) and how long it took"},
-			&cli.BoolFlag{Name: "explain", Usage: "with --json: add each hit's stage, its largest score parts and the rest, and the score per view"},
+			&cli.BoolFlag{Name: "explain", Usage: "with --json: add each hit's stage, its largest score parts and the rest, and the score per view, and where the engine's weights came from"},
 			&cli.StringSliceFlag{Name: "org", Usage: "only cases of this organisation (repeatable)"},
 			&cli.StringSliceFlag{Name: "domain", Usage: "only cases with this domain tag, e.g. kubernetes (repeatable)"},
 			&cli.StringFlag{Name: "since", Usage: "only cases dated on or after `DATE` (YYYY, YYYY-MM or YYYY-MM-DD)"},
@@ -131,8 +131,9 @@ func (env *env) match(c *cli.Context) error {
 	}
 	if c.Bool("json") {
 		return writeJSON(env.stdout, struct {
-			Hits []matchHit `json:"hits"`
-		}{hits})
+			Hits    []matchHit `json:"hits"`
+			Weights string     `json:"weights,omitempty"`
+		}{hits, env.explainedWeights(c)})
 	}
 	return env.printHits(hits, c.Bool("long"))
 }
@@ -163,8 +164,9 @@ func (env *env) matchLike(c *cli.Context, ix *similarity.Index, id string, filte
 	}
 	if c.Bool("json") {
 		return writeJSON(env.stdout, struct {
-			Hits []matchHit `json:"hits"`
-		}{nonNilHits(hits)})
+			Hits    []matchHit `json:"hits"`
+			Weights string     `json:"weights,omitempty"`
+		}{nonNilHits(hits), env.explainedWeights(c)})
 	}
 	return env.printHits(hits, c.Bool("long"))
 }
@@ -263,8 +265,9 @@ type batchQuery struct {
 }
 
 type batchAnswer struct {
-	ID   string     `json:"id"`
-	Hits []matchHit `json:"hits"`
+	ID      string     `json:"id"`
+	Hits    []matchHit `json:"hits"`
+	Weights string     `json:"weights,omitempty"` // with --explain: where the weights came from
 }
 
 // matchBatch answers every query of a JSON Lines file, in order, on all cores.
@@ -300,7 +303,7 @@ func (env *env) matchBatch(c *cli.Context, ix *similarity.Index, path string, fi
 		q := qs[i]
 		res := ix.Match(similarity.Query{Text: q.Text, K: c.Int("top"), MinScore: minScore,
 			Candidates: q.Candidates, Filter: filter})
-		a := batchAnswer{ID: q.ID, Hits: []matchHit{}}
+		a := batchAnswer{ID: q.ID, Hits: []matchHit{}, Weights: env.explainedWeights(c)}
 		for _, h := range res.Hits {
 			ex := ix.ExplainMatch(res, h)
 			mh := matchHit{ID: h.ID, Score: similarity.RoundScore(h.Score), Why: ex.Why(6)}
@@ -320,6 +323,15 @@ func (env *env) matchBatch(c *cli.Context, ix *similarity.Index, path string, fi
 		}
 	}
 	return w.Flush()
+}
+
+// explainedWeights is, with --explain, where the index's weights came from
+// (the defaults, or the [weights] of a caselink.toml); else "".
+func (env *env) explainedWeights(c *cli.Context) string {
+	if !c.Bool("explain") {
+		return ""
+	}
+	return env.weightsFrom
 }
 
 func readBatch(path string) ([]batchQuery, error) {

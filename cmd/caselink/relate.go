@@ -9,6 +9,7 @@ import (
 	"github.com/urfave/cli/v2"
 
 	"github.com/caselink/caselink/cmd/caselink/internal/curate"
+	"github.com/caselink/caselink/cmd/caselink/internal/tuned"
 	"github.com/caselink/caselink/similarity"
 	"github.com/caselink/caselink/similarity/caselib"
 )
@@ -183,8 +184,21 @@ func (env *env) relate(c *cli.Context) error {
 		if env.table != nil {
 			return env.writeTableRelated(c, changed, out)
 		}
+		// The links relate adds are recorded first, so that a link in the
+		// library is never taken for a curator's (caselink tune).
+		logPath, err := tuned.Beside(c.StringSlice("cases"), tuned.LinksName)
+		if err != nil {
+			return failure{err}
+		}
+		added, removed := planLinks(out)
+		if err := tuned.RecordLinks(logPath, added, nil); err != nil {
+			return failure{err}
+		}
 		files, err := caselib.WriteRelated(lib, changed)
 		if err != nil {
+			return failure{err}
+		}
+		if err := tuned.RecordLinks(logPath, nil, removed); err != nil {
 			return failure{err}
 		}
 		msg := fmt.Sprintf("updated related of %d case(s) in %d file(s): %d link(s) added, %d removed\n",
@@ -228,6 +242,20 @@ func relateReport(ix *similarity.Index, found [][]similarity.Hit, plan curate.Pl
 		out.Remove += len(remove)
 	}
 	return out
+}
+
+// planLinks returns the links a plan adds and removes, by case id.
+func planLinks(out relateOutput) (added, removed map[string][]string) {
+	added, removed = map[string][]string{}, map[string][]string{}
+	for _, rc := range out.Cases {
+		if len(rc.Add) > 0 {
+			added[rc.ID] = rc.Add
+		}
+		if len(rc.Remove) > 0 {
+			removed[rc.ID] = rc.Remove
+		}
+	}
+	return added, removed
 }
 
 func nonNil(s []string) []string {

@@ -69,7 +69,12 @@ func (env *env) serve(c *cli.Context) error {
 	if f := c.String("decisions"); f != "" {
 		decisions = caselib.NewDecisionFile(f)
 	}
+	cfg, _, err := engineConfig(c)
+	if err != nil {
+		return err
+	}
 	opts := serve.Options{
+		Engine:         &cfg,
 		Decisions:      decisions,
 		Paths:          c.StringSlice("cases"),
 		Lenient:        c.Bool("lenient"),
