@@ -406,6 +406,7 @@ func Tune(cases []*caselib.Case, base similarity.Config, s Signal, opt Options) 
 			opt.Progress(ci+1, len(cands))
 		}
 	}
+	m, cands = simplest(m, cands)
 	cv, err := eval.CrossValidate(m, opt.Folds, opt.Bootstrap)
 	if err != nil {
 		return Result{}, err
@@ -418,4 +419,29 @@ func Tune(cases []*caselib.Case, base similarity.Config, s Signal, opt Options) 
 	res.CV, res.Train = cv, best.Delta
 	res.Chosen, res.ChosenName = cands[best.Variant].Weights, best.Name
 	return res, nil
+}
+
+// simplest keeps, of candidates that score the same on every list (a date
+// prior in a library without dates, say), the one that changes the fewest
+// weights from the current ones (the first of those), so that tune never
+// reports a change that made no difference.
+func simplest(m eval.Matrix, cands []Candidate) (eval.Matrix, []Candidate) {
+	cur := cands[0].Weights
+	keep := map[string]int{} // score row → index into out
+	out := eval.Matrix{Items: m.Items, Groups: m.Groups, Weights: m.Weights}
+	var kept []Candidate
+	for v, row := range m.Scores {
+		key := fmt.Sprint(row)
+		if i, ok := keep[key]; ok {
+			if len(Changes(cur, cands[v].Weights)) < len(Changes(cur, kept[i].Weights)) {
+				out.Variants[i], out.Scores[i], kept[i] = m.Variants[v], row, cands[v]
+			}
+			continue
+		}
+		keep[key] = len(kept)
+		out.Variants = append(out.Variants, m.Variants[v])
+		out.Scores = append(out.Scores, row)
+		kept = append(kept, cands[v])
+	}
+	return out, kept
 }
