@@ -9,7 +9,6 @@ import (
 	"github.com/urfave/cli/v2"
 
 	"github.com/caselink/caselink/cmd/caselink/internal/curate"
-	"github.com/caselink/caselink/cmd/caselink/internal/tuned"
 	"github.com/caselink/caselink/similarity"
 	"github.com/caselink/caselink/similarity/caselib"
 )
@@ -181,24 +180,27 @@ func (env *env) relate(c *cli.Context) error {
 	out := relateReport(ix, found, plan)
 	if c.Bool("write") {
 		changed := plan.Changed(ix)
-		if env.table != nil {
-			return env.writeTableRelated(c, changed, out)
-		}
 		// The links relate adds are recorded first, so that a link in the
 		// library is never taken for a curator's (caselink tune).
-		logPath, err := tuned.Beside(c.StringSlice("cases"), tuned.LinksName)
+		log, err := linksAt(c.StringSlice("cases"))
 		if err != nil {
 			return failure{err}
 		}
 		added, removed := planLinks(out)
-		if err := tuned.RecordLinks(logPath, added, nil); err != nil {
+		if err := log.record(c, added, nil); err != nil {
 			return failure{err}
+		}
+		if env.table != nil {
+			if err := env.writeTableRelated(c, changed, out); err != nil {
+				return err
+			}
+			return log.record(c, nil, removed)
 		}
 		files, err := caselib.WriteRelated(lib, changed)
 		if err != nil {
 			return failure{err}
 		}
-		if err := tuned.RecordLinks(logPath, nil, removed); err != nil {
+		if err := log.record(c, nil, removed); err != nil {
 			return failure{err}
 		}
 		msg := fmt.Sprintf("updated related of %d case(s) in %d file(s): %d link(s) added, %d removed\n",

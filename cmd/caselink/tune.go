@@ -61,11 +61,11 @@ func (env *env) tune(c *cli.Context) error {
 	case c.Int("k") < 1:
 		return usagef("--k must be at least 1")
 	}
-	target := weightsPath(c)
-	if c.Bool("write") && target == "" {
-		if isTableLibrary(paths) {
-			return usagef("--write: name the file to keep the weights of a postgres:// library in with --config FILE")
-		}
+	target, err := weightsAt(c)
+	if err != nil {
+		return err
+	}
+	if c.Bool("write") && target.none() {
 		return usagef("--write: the library has no folder to keep %s in; give --config FILE", tuned.FileName)
 	}
 	base, from, err := engineConfig(c)
@@ -77,11 +77,9 @@ func (env *env) tune(c *cli.Context) error {
 		return err
 	}
 	machine := map[tuned.Link]bool{}
-	if !isTableLibrary(paths) {
-		if p, err := tuned.Beside(paths, tuned.LinksName); err == nil {
-			if machine, err = tuned.ReadLinks(p); err != nil {
-				return usageError{err}
-			}
+	if log, err := linksAt(paths); err == nil { // standard input has no folder, so no links relate wrote
+		if machine, err = log.read(c); err != nil {
+			return usageError{err}
 		}
 	}
 	var decisions []caselib.Decision
@@ -146,7 +144,7 @@ func (env *env) tune(c *cli.Context) error {
 		fmt.Fprintf(w, "dry run: run with --write to save them in %s\n", target)
 		return nil
 	}
-	old, err := tuned.Load(target)
+	old, err := target.load(c)
 	if err != nil {
 		return usageError{err}
 	}
@@ -159,7 +157,7 @@ func (env *env) tune(c *cli.Context) error {
 	}
 	out.Note = fmt.Sprintf("caselink tune %s: %d curated links, held-out gain %+.4f [%+.4f, %+.4f]",
 		time.Now().UTC().Format(time.DateOnly), sig.Links, d.Mean, d.Lo, d.Hi)
-	if err := tuned.Save(target, out); err != nil {
+	if err := target.save(c, out); err != nil {
 		return failure{err}
 	}
 	fmt.Fprintf(w, "wrote [%s] to %s\n", tuned.Table, target)

@@ -46,6 +46,12 @@ func ReadLinks(path string) (map[Link]bool, error) {
 	if err != nil {
 		return nil, err
 	}
+	return ParseLinks(path, data)
+}
+
+// ParseLinks reads the links of a links file's content; name names it in
+// errors.
+func ParseLinks(name string, data []byte) (map[Link]bool, error) {
 	out := map[Link]bool{}
 	for n, line := range strings.Split(string(data), "\n") {
 		line = strings.TrimRight(line, "\r")
@@ -54,23 +60,16 @@ func ReadLinks(path string) (map[Link]bool, error) {
 		}
 		f := strings.Split(line, "\t")
 		if len(f) != 2 || f[0] == "" || f[1] == "" {
-			return nil, fmt.Errorf("%s:%d: want case<TAB>linked case", path, n+1)
+			return nil, fmt.Errorf("%s:%d: want case<TAB>linked case", name, n+1)
 		}
 		out[Link{f[0], f[1]}] = true
 	}
 	return out, nil
 }
 
-// RecordLinks adds the links add (case id → ids relate added to its list)
-// to the links file at path and removes the links remove, rewriting it
-// sorted with caselib.WriteFileAtomic. Recording nothing new leaves the
-// file alone.
-func RecordLinks(path string, add, remove map[string][]string) error {
-	have, err := ReadLinks(path)
-	if err != nil {
-		return err
-	}
-	before := len(have)
+// UpdateLinks adds to have the links add (case id → ids relate added to its
+// list) and removes the links remove; it reports whether have changed.
+func UpdateLinks(have map[Link]bool, add, remove map[string][]string) bool {
 	changed := false
 	for from, tos := range add {
 		for _, to := range tos {
@@ -81,13 +80,18 @@ func RecordLinks(path string, add, remove map[string][]string) error {
 	}
 	for from, tos := range remove {
 		for _, to := range tos {
-			delete(have, Link{from, to})
+			if l := (Link{from, to}); have[l] {
+				delete(have, l)
+				changed = true
+			}
 		}
 	}
-	if !changed && len(have) == before {
-		return nil
-	}
-	links := slices.SortedFunc(maps.Keys(have), func(a, b Link) int {
+	return changed
+}
+
+// FormatLinks returns the content of a links file holding links, sorted.
+func FormatLinks(links map[Link]bool) ([]byte, error) {
+	sorted := slices.SortedFunc(maps.Keys(links), func(a, b Link) int {
 		if c := strings.Compare(a.From, b.From); c != 0 {
 			return c
 		}
@@ -95,11 +99,29 @@ func RecordLinks(path string, add, remove map[string][]string) error {
 	})
 	var b bytes.Buffer
 	b.WriteString(linksHeader + "\n")
-	for _, l := range links {
+	for _, l := range sorted {
 		if strings.ContainsAny(l.From+l.To, "\t\n\r") {
-			return fmt.Errorf("%s: case ids %q, %q: tabs and line breaks cannot be kept in the links file", path, l.From, l.To)
+			return nil, fmt.Errorf("case ids %q, %q: tabs and line breaks cannot be kept in the links file", l.From, l.To)
 		}
 		fmt.Fprintf(&b, "%s\t%s\n", l.From, l.To)
 	}
-	return caselib.WriteFileAtomic(path, b.Bytes(), 0o644)
+	return b.Bytes(), nil
+}
+
+// RecordLinks updates the links file at path (UpdateLinks), rewriting it
+// sorted with caselib.WriteFileAtomic. Recording nothing new leaves the
+// file alone.
+func RecordLinks(path string, add, remove map[string][]string) error {
+	have, err := ReadLinks(path)
+	if err != nil {
+		return err
+	}
+	if !UpdateLinks(have, add, remove) {
+		return nil
+	}
+	data, err := FormatLinks(have)
+	if err != nil {
+		return fmt.Errorf("%s: %w", path, err)
+	}
+	return caselib.WriteFileAtomic(path, data, 0o644)
 }

@@ -156,10 +156,12 @@ func Load(path string) (Weights, error) {
 	if err != nil {
 		return Weights{}, err
 	}
-	return parse(path, data)
+	return Parse(path, data)
 }
 
-func parse(path string, data []byte) (Weights, error) {
+// Parse reads the [weights] table of a TOML document; path names it in
+// errors.
+func Parse(path string, data []byte) (Weights, error) {
 	var doc map[string]any
 	if _, err := toml.Decode(string(data), &doc); err != nil {
 		return Weights{}, fmt.Errorf("%s: %v", path, err)
@@ -241,7 +243,7 @@ func Save(path string, w Weights) error {
 	if !reflect.DeepEqual(before, after) {
 		return fmt.Errorf("%s: cannot place the [%s] table without changing other settings; move them out of it by hand", path, Table)
 	}
-	if back, err := parse(path, data); err != nil || !reflect.DeepEqual(back.Values, w.Values) || got == nil {
+	if back, err := Parse(path, data); err != nil || !reflect.DeepEqual(back.Values, w.Values) || got == nil {
 		return fmt.Errorf("%s: the [%s] table would not read back as written; fix the file by hand", path, Table)
 	}
 	perm := fs.FileMode(0o644)
