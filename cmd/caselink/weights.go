@@ -36,7 +36,7 @@ const (
 // weightsStore is where a library's weights are kept: a TOML file, or the
 // settings table beside a postgres:// library.
 type weightsStore struct {
-	path string           // a caselink.toml, or ""
+	path string            // a caselink.toml, or ""
 	pg   *pgstore.Settings // or the table, or nil
 }
 
