@@ -29,8 +29,9 @@ prints the held-out gain of the chosen weights over the current ones with its 95
 bootstrap interval, and what changes.
 
 --write saves the chosen weights as the [weights] table of ` + tuned.FileName + ` in the library's
-folder (or --config FILE), keeping the rest of the file as it is, and only when no part of the
-held-out gain's interval lies below zero. Every command then scores with them (match --explain
+folder (a postgres:// library: in the table <table>_caselink beside it; or --config FILE),
+keeping the rest of the file as it is, and only when the held-out gain is above zero and no
+part of its interval lies below zero. Every command then scores with them (match --explain
 says where its weights came from). A library with too few curated links says so and writes
 nothing.
 
@@ -136,8 +137,12 @@ func (env *env) tune(c *cli.Context) error {
 	for _, ch := range changes {
 		fmt.Fprintf(w, "  %s\n", ch)
 	}
-	if d.Lo < 0 {
+	switch {
+	case d.Lo < 0:
 		fmt.Fprintf(w, "not written: part of the held-out gain's interval lies below zero, so the change may not hold on new links\n")
+		return nil
+	case d.Mean <= 0:
+		fmt.Fprintf(w, "not written: no gain on the held-out links\n")
 		return nil
 	}
 	if !c.Bool("write") {

@@ -109,12 +109,21 @@ func learnAndScore(t testing.TB, lib *caselib.Library, test eval.Judgments, fold
 // incidents, the seeds and the 6,854 real records) with the judged links of
 // half of the themes of incidents-judged written into related; tuned relate
 // on the other themes' links must score at least as well as untuned.
+//
+// The same runs on the check set incidents-judged-2, to confirm: no
+// default or candidate grid was chosen on it.
 func TestTuneIncidents(t *testing.T) {
 	if testing.Short() {
 		t.Skip("builds the noisy library about a hundred times")
 	}
+	for _, set := range []string{"incidents-judged", "incidents-judged-2"} {
+		t.Run(set, func(t *testing.T) { tuneIncidents(t, set) })
+	}
+}
+
+func tuneIncidents(t *testing.T, set string) {
 	d := sharedtest.Path("data")
-	judged := filepath.Join(d, "incidents-judged")
+	judged := filepath.Join(d, set)
 	sharedtest.Need(t, filepath.Join(judged, "cases"), filepath.Join(judged, "themes.json"),
 		filepath.Join(judged, "noisy-related.tsv"), filepath.Join(d, "incidents", "cases.jsonl"))
 	themes, err := eval.ReadThemes(filepath.Join(judged, "themes.json"))
