@@ -106,13 +106,19 @@ func (env *env) tune(c *cli.Context) error {
 	}
 	w.Flush()
 	b := eval.DefaultBootstrap()
-	p := env.newProgress("tune", 0)
+	progress := func(done, total int) {
+		if env.stderrIsTerminal() {
+			fmt.Fprintf(env.stderr, "\rtune: scored %d/%d weightings", done, total)
+			if done == total {
+				fmt.Fprintln(env.stderr)
+			}
+		}
+	}
 	res, err := tuned.Tune(lib.Cases, base, sig, tuned.Options{Folds: c.Int("folds"), K: c.Int("k"), Bootstrap: b,
-		Progress: func(done, total int) { p.total = total; p.update(done) }})
+		Progress: progress})
 	if err != nil {
 		return usageError{err}
 	}
-	p.done()
 	var items []string
 	for _, t := range []string{"relate", "dupes", "dismissed"} {
 		if n := res.Items[t]; n > 0 {
