@@ -38,7 +38,7 @@ nothing.
 Examples:
    caselink tune --cases ./library
    caselink tune --cases ./library --write
-   caselink tune --cases postgres://db/incidents?table=cases --config ./caselink.toml --write`,
+   caselink tune --cases 'postgres://db/incidents?table=cases' --write`,
 		Flags: []cli.Flag{
 			casesFlag, lenientFlag, configFlag,
 			&cli.IntFlag{Name: "folds", Value: 5, Usage: "cross-validate over `N` folds of groups of linked cases"},
