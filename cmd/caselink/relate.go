@@ -24,6 +24,8 @@ only with --replace), and ends with "N to add, M to remove". With --write it wri
 the case files, changing nothing but the "related" values (a postgres:// library: in one
 transaction, only the rows that change, skipping rows changed since read). Links already
 present are kept unless --replace; running --write twice changes nothing the second time.
+--write also records the links it adds in .caselink-relate-links.tsv beside the library (a
+postgres:// library: the table <table>_caselink), so that caselink tune never learns from them.
 
 --symmetric adds the back-link of every link, on top of --top: a case many others link to
 can get more than --top links.
