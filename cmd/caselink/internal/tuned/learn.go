@@ -32,9 +32,11 @@ type Signal struct {
 	Links, Machine, Unknown int
 	// Duplicates and NotDuplicates count the decisions used.
 	Duplicates, NotDuplicates int
-	// group is each linked case's connected group of links.
+	// group is each judged case's connected group of links (confirmed
+	// duplicates included, dismissed pairs not), "case:" and its id for a
+	// case with dismissed pairs only.
 	group map[string]string
-	// Groups is the number of connected groups of linked cases: the units
+	// Groups is the number of groups of judged cases: the units
 	// cross-validation keeps on one side.
 	Groups int
 }
@@ -94,22 +96,26 @@ func Curated(cases []*caselib.Case, machine map[Link]bool, decisions []caselib.D
 			s.Related.Add(d.A, d.B, 2, false)
 			s.Dupes.Add(d.A, d.B, 2, false)
 			pairs[caselib.PairKey(d.A, d.B)] = true
+			union(d.A, d.B)
 		case caselib.NotDuplicate:
+			// A dismissed pair is two different incidents: it does not join
+			// their groups.
 			s.NotDuplicates++
 			s.Dismissed[d.A] = append(s.Dismissed[d.A], d.B)
 			s.Dismissed[d.B] = append(s.Dismissed[d.B], d.A)
-		default:
-			continue
 		}
-		union(d.A, d.B)
 	}
 	s.Links = len(pairs)
 	s.group = map[string]string{}
 	roots := map[string]bool{}
-	for id := range parent {
-		r := find(id)
-		s.group[id] = "group:" + r
-		roots[r] = true
+	subjects := slices.Concat(s.Related.Subjects(), slices.Sorted(maps.Keys(s.Dismissed)))
+	for _, id := range subjects {
+		g := "case:" + id
+		if _, ok := parent[id]; ok {
+			g = "group:" + find(id)
+		}
+		s.group[id] = g
+		roots[g] = true
 	}
 	s.Groups = len(roots)
 	return s

@@ -115,8 +115,9 @@ func TestCuratedLeavesOutRelateLinks(t *testing.T) {
 	if s.Related["a"]["c"] != 0 || s.Related["a"]["b"] != 1 || s.Related["b"]["a"] != 1 || s.Related["e"]["d"] != 2 {
 		t.Errorf("related %v", s.Related)
 	}
-	// a-b is one group; c, d, e are joined by the decisions.
-	if s.Groups != 2 || s.group["c"] != s.group["e"] || s.group["a"] == s.group["c"] {
+	// a-b is one group, d-e (a confirmed duplicate) another; the dismissed
+	// pair c-d joins nothing, so c is a group of its own.
+	if s.Groups != 3 || s.group["d"] != s.group["e"] || s.group["c"] != "case:c" || s.group["a"] == s.group["d"] {
 		t.Errorf("groups %d: %v", s.Groups, s.group)
 	}
 	if err := s.Enough(2); err == nil || !strings.Contains(err.Error(), "too few curated links") {
