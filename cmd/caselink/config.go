@@ -54,7 +54,15 @@ func (env *env) applyConfig(c *cli.Context) error {
 	if has("cases") {
 		cases = c.StringSlice("cases")
 	}
-	f, err := config.Find(c.String("config"), cases)
+	flagPath := c.String("config")
+	if c.Command.Name == "tune" && c.Bool("write") && flagPath != "" {
+		// tune --write --config FILE may create the file it names.
+		if _, err := os.Stat(flagPath); errors.Is(err, fs.ErrNotExist) {
+			env.config = nil
+			return nil
+		}
+	}
+	f, err := config.Find(flagPath, cases)
 	if err != nil {
 		return usageError{err}
 	}

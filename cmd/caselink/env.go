@@ -28,6 +28,8 @@ type env struct {
 
 	config  *config.File // the config file in force, nil for none (config.go)
 	sources []source     // the settings applyConfig filled in, and where from
+
+	weightsFrom string // where buildIndex's weights came from (engineConfig)
 }
 
 // casesFlag is --cases, shared by every command that reads a library.
@@ -127,15 +129,21 @@ func (e *env) loadLibrary(c *cli.Context) (*caselib.Library, error) {
 	return lib, nil
 }
 
-// buildIndex loads the library and indexes it with the default configuration.
+// buildIndex loads the library and indexes it with the defaults and the
+// library's tuned weights (engineConfig).
 func (e *env) buildIndex(c *cli.Context) (*caselib.Library, *similarity.Index, error) {
+	cfg, from, err := engineConfig(c)
+	if err != nil {
+		return nil, nil, err
+	}
+	e.weightsFrom = from
 	lib, err := e.loadLibrary(c)
 	if err != nil {
 		return nil, nil, err
 	}
 	e.warnLinks(curate.CheckLinks(lib.Cases, lib.ByID))
 	p := e.newProgress("indexing", len(lib.Cases))
-	ix, err := similarity.BuildProgress(similarity.Documents(lib.Cases), similarity.DefaultConfig(), p.update)
+	ix, err := similarity.BuildProgress(similarity.Documents(lib.Cases), cfg, p.update)
 	if err != nil {
 		return nil, nil, usageError{err}
 	}

@@ -88,7 +88,11 @@ func (env *env) eval(c *cli.Context) error {
 	if c.Bool("grid") {
 		return env.evalGrid(c, b, lib.Cases, in.qs, in.rel, in.themes)
 	}
-	ix, err := similarity.BuildCases(lib.Cases, similarity.DefaultConfig())
+	cfg, _, err := engineConfig(c)
+	if err != nil {
+		return err
+	}
+	ix, err := similarity.BuildCases(lib.Cases, cfg)
 	if err != nil {
 		return usageError{err}
 	}

@@ -3,7 +3,8 @@
 // It answers three jobs from a terminal: match (paste what you see, get the
 // past cases most like it), relate (fill every case's related list) and dupes
 // (pairs of cases that are probably the same incident), plus show, analyze,
-// eval and serve. Run `caselink --help` or see README.md.
+// eval, serve and tune (learn the engine's weights from the curators'
+// links). Run `caselink --help` or see README.md.
 //
 // This package only wires flags, input and output to the engine
 // (package similarity) and the case library (package similarity/caselib):
@@ -111,6 +112,7 @@ func newApp(env *env) *cli.App {
 			exportCommand(env),
 			completionCommand(env),
 			configCommand(env),
+			tuneCommand(env),
 			{
 				Name:  "version",
 				Usage: "print the caselink version",

@@ -40,7 +40,7 @@ Examples:
 			&cli.Float64Flag{Name: "min-score", Value: curate.MatchMinScore, Usage: "hide cases scoring below this (0–1; batch mode: 0 unless given)"},
 			&cli.BoolFlag{Name: "json", Usage: "print JSON"},
 			&cli.BoolFlag{Name: "long", Aliases: []string{"l"}, Usage: "also show what fixed each case (its first remediation steps) and how long it took"},
-			&cli.BoolFlag{Name: "explain", Usage: "with --json: add each hit's stage, its largest score parts and the rest, and the score per view"},
+			&cli.BoolFlag{Name: "explain", Usage: "with --json: add each hit's stage, its largest score parts and the rest, and the score per view, and where the engine's weights came from"},
 			&cli.StringSliceFlag{Name: "org", Usage: "only cases of this organisation (repeatable)"},
 			&cli.StringSliceFlag{Name: "domain", Usage: "only cases with this domain tag, e.g. kubernetes (repeatable)"},
 			&cli.StringFlag{Name: "since", Usage: "only cases dated on or after `DATE` (YYYY, YYYY-MM or YYYY-MM-DD)"},
@@ -104,7 +104,7 @@ func (env *env) match(c *cli.Context) error {
 	}
 	minScore := c.Float64("min-score")
 	res, hidden := curate.Match(ix, similarity.Query{Text: text, K: c.Int("top"), MinScore: minScore, Filter: filter})
-	out := serve.HitList{Hits: serve.MatchHits(ix, res, "en", c.Bool("explain")), Hidden: hidden,
+	out := serve.HitList{Hits: serve.MatchHits(ix, res, "en", c.Bool("explain")), Hidden: hidden, Weights: env.explainedWeights(c),
 		Note: curate.HiddenNote(hidden, minScore, "--min-score")}
 	if c.Bool("json") {
 		return writeJSON(env.stdout, out)
@@ -140,7 +140,7 @@ func (env *env) matchLike(c *cli.Context, ix *similarity.Index, id string, filte
 		hits = append(hits, serve.NewHit(ix, len(hits), h, ix.ExplainPair(d, h.Doc), "en"))
 	}
 	if c.Bool("json") {
-		return writeJSON(env.stdout, serve.HitList{Hits: hits})
+		return writeJSON(env.stdout, serve.HitList{Hits: hits, Weights: env.explainedWeights(c)})
 	}
 	return env.printHits(hits, c.Bool("long"))
 }
@@ -283,7 +283,7 @@ func (env *env) matchBatch(c *cli.Context, ix *similarity.Index, path string, fi
 		q := qs[i]
 		res, hidden := curate.Match(ix, similarity.Query{Text: q.Text, K: c.Int("top"), MinScore: minScore,
 			Candidates: q.Candidates, Filter: filter})
-		out[i] = batchAnswer{ID: q.ID, HitList: serve.HitList{Hits: serve.MatchHits(ix, res, "en", c.Bool("explain")),
+		out[i] = batchAnswer{ID: q.ID, HitList: serve.HitList{Hits: serve.MatchHits(ix, res, "en", c.Bool("explain")), Weights: env.explainedWeights(c),
 			Hidden: hidden, Note: curate.HiddenNote(hidden, minScore, "--min-score")}}
 	})
 	w := bufio.NewWriter(env.stdout)
@@ -295,6 +295,15 @@ func (env *env) matchBatch(c *cli.Context, ix *similarity.Index, path string, fi
 		}
 	}
 	return w.Flush()
+}
+
+// explainedWeights is, with --explain, where the index's weights came from
+// (the defaults, or the [weights] of a caselink.toml); else "".
+func (env *env) explainedWeights(c *cli.Context) string {
+	if !c.Bool("explain") {
+		return ""
+	}
+	return env.weightsFrom
 }
 
 func readBatch(path string) ([]batchQuery, error) {

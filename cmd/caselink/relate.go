@@ -24,6 +24,8 @@ only with --replace), and ends with "N to add, M to remove". With --write it wri
 the case files, changing nothing but the "related" values (a postgres:// library: in one
 transaction, only the rows that change, skipping rows changed since read). Links already
 present are kept unless --replace; running --write twice changes nothing the second time.
+--write also records the links it adds in .caselink-relate-links.tsv beside the library (a
+postgres:// library: the table <table>_caselink), so that caselink tune never learns from them.
 
 --symmetric adds the back-link of every link, on top of --top: a case many others link to
 can get more than --top links.
@@ -229,13 +231,29 @@ func (env *env) onlyCases(c *cli.Context, ix *similarity.Index) ([]int, error) {
 // writeRelated writes the changed related lists into the library's files
 // (or its table) and reports what it wrote.
 func (env *env) writeRelated(c *cli.Context, lib *caselib.Library, changed map[string][]string, out relateOutput) error {
+	// The links relate adds are recorded first, so that a link in the
+	// library is never taken for a curator's (caselink tune).
+	log, err := linksAt(c.StringSlice("cases"))
+	if err != nil {
+		return failure{err}
+	}
+	added, removed := planLinks(out)
+	if err := log.record(c, added, nil); err != nil {
+		return failure{err}
+	}
 	if env.table != nil {
-		return env.writeTableRelated(c, changed, out)
+		if err := env.writeTableRelated(c, changed, out); err != nil {
+			return err
+		}
+		return log.record(c, nil, removed)
 	}
 	stop := env.cleanUpOnSignal()
 	files, err := caselib.WriteRelated(lib, changed)
 	stop()
 	if err != nil {
+		return failure{err}
+	}
+	if err := log.record(c, nil, removed); err != nil {
 		return failure{err}
 	}
 	msg := fmt.Sprintf("updated related of %d case(s) in %d file(s): %d link(s) added, %d removed",
@@ -276,6 +294,20 @@ func relateReport(ix *similarity.Index, found [][]similarity.Hit, plan curate.Pl
 		out.Remove += len(remove)
 	}
 	return out
+}
+
+// planLinks returns the links a plan adds and removes, by case id.
+func planLinks(out relateOutput) (added, removed map[string][]string) {
+	added, removed = map[string][]string{}, map[string][]string{}
+	for _, rc := range out.Cases {
+		if len(rc.Add) > 0 {
+			added[rc.ID] = rc.Add
+		}
+		if len(rc.Remove) > 0 {
+			removed[rc.ID] = rc.Remove
+		}
+	}
+	return added, removed
 }
 
 func nonNil(s []string) []string {

@@ -82,7 +82,12 @@ func (env *env) serve(c *cli.Context) error {
 			return err
 		}
 	}
+	cfg, _, err := engineConfig(c)
+	if err != nil {
+		return err
+	}
 	opts := serve.Options{
+		Engine:         &cfg,
 		Decisions:      decisions,
 		Paths:          c.StringSlice("cases"),
 		Lenient:        c.Bool("lenient"),

@@ -116,6 +116,10 @@ type HitList struct {
 	// sentence, with how to see them. Both are absent when none were.
 	Hidden int    `json:"hidden,omitempty"`
 	Note   string `json:"note,omitempty"`
+	// Weights says, when explanations were asked for, where the engine's
+	// weights came from: the defaults, or a [weights] table that caselink
+	// tune wrote.
+	Weights string `json:"weights,omitempty"`
 }
 
 // CaseView is the answer of GET /api/cases/{id}: what a reader needs of a

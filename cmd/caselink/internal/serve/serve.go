@@ -46,6 +46,10 @@ type Options struct {
 	// embedded seeds have none, and decisions about them are refused.
 	Decisions caselib.DecisionStore
 
+	// Engine is the configuration the index is built with; nil means
+	// similarity.DefaultConfig (the CLI passes the library's tuned weights).
+	Engine *similarity.Config
+
 	// PollInterval is how often the library's files are checked for
 	// changes: 0 means one second, a negative value turns watching off.
 	PollInterval time.Duration
@@ -191,7 +195,11 @@ func (s *Server) load(stamp uint64) (*snapshot, error) {
 		// A reload tokenizes only the cases whose text or tags changed.
 		ix, err = prev.ix.Reindex(docs)
 	} else {
-		ix, err = similarity.Build(docs, similarity.DefaultConfig())
+		cfg := similarity.DefaultConfig()
+		if s.opts.Engine != nil {
+			cfg = *s.opts.Engine
+		}
+		ix, err = similarity.Build(docs, cfg)
 	}
 	if err != nil {
 		return nil, err

@@ -1,0 +1,152 @@
+package tuned
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/caselink/caselink/similarity"
+	"github.com/caselink/caselink/similarity/caselib"
+)
+
+func TestSaveKeepsTheRestOfTheFile(t *testing.T) {
+	w := Weights{Values: map[string]float64{"tags": 0, "cause": 0.6}, Note: "test"}
+	table := "[weights]\nnote = \"test\"\ncause = 0.6\ntags = 0\n"
+	for _, tc := range []struct{ name, before, after string }{
+		{"no file", "", table},
+		{"table added at the end", "# top\n[serve]\naddr = \"127.0.0.1:1\"", "# top\n[serve]\naddr = \"127.0.0.1:1\"\n\n" + table},
+		{"table replaced in the middle", "[serve]\nx = 1 # keep\n\n[weights]\ntags = 0.5\n# old\n\n[weights.sub]\ny = 2\n[other]\nz = [\n  1,\n  2,\n]\n",
+			"[serve]\nx = 1 # keep\n\n" + table + "\n[other]\nz = [\n  1,\n  2,\n]\n"},
+		{"table last", "a = 1\n[weights]\ntags = 0.5\n", "a = 1\n" + table},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			path := filepath.Join(t.TempDir(), FileName)
+			if tc.before != "" {
+				if err := os.WriteFile(path, []byte(tc.before), 0o600); err != nil {
+					t.Fatal(err)
+				}
+			}
+			if err := Save(path, w); err != nil {
+				t.Fatal(err)
+			}
+			got, _ := os.ReadFile(path)
+			if string(got) != tc.after {
+				t.Errorf("file:\n%s\nwant:\n%s", got, tc.after)
+			}
+			back, err := Load(path)
+			if err != nil || back.Note != "test" || len(back.Values) != 2 || back.Values["cause"] != 0.6 {
+				t.Errorf("Load = %+v, %v", back, err)
+			}
+			if st, _ := os.Stat(path); tc.before != "" && st.Mode().Perm() != 0o600 {
+				t.Errorf("mode %v, want the original's 0600", st.Mode().Perm())
+			}
+		})
+	}
+}
+
+func TestSaveRefusesWhatItCannotPlace(t *testing.T) {
+	for _, before := range []string{
+		"weights = { tags = 0.5 }\n", // the table inline: splicing would define it twice
+		"[serve\nbroken",             // not TOML: left for the user to fix
+	} {
+		path := filepath.Join(t.TempDir(), FileName)
+		os.WriteFile(path, []byte(before), 0o644)
+		err := Save(path, Weights{Values: map[string]float64{"tags": 0}})
+		got, _ := os.ReadFile(path)
+		if string(got) != before {
+			t.Errorf("%q: file changed to %q", before, got)
+		}
+		if err == nil {
+			t.Errorf("%q: Save succeeded", before)
+		}
+	}
+}
+
+func TestLoadErrorsNameFileAndKey(t *testing.T) {
+	dir := t.TempDir()
+	for body, want := range map[string]string{
+		"[weights]\ntagz = 1\n":                                        `unknown key "tagz"`,
+		"[weights]\ntags = 2\n":                                        "tags = 2: want a number from 0 to 1",
+		"[weights]\ntags = \"high\"\n":                                 `tags = "high": want a number`,
+		"[weights]\nsymptoms = 0\ncause = 0\nresponse = 0\ntags = 0\n": "every view weighs 0",
+		"weights = 3\n":                                                "weights is not a table",
+	} {
+		path := filepath.Join(dir, "c.toml")
+		os.WriteFile(path, []byte(body), 0o644)
+		_, err := Load(path)
+		if err == nil || !strings.Contains(err.Error(), want) || !strings.Contains(err.Error(), path) {
+			t.Errorf("%q: error %v, want the file and %q", body, err, want)
+		}
+	}
+	w, err := Load(filepath.Join(dir, "absent.toml"))
+	if err != nil || !w.Empty() {
+		t.Errorf("absent file: %+v, %v", w, err)
+	}
+}
+
+func TestApplyCapture(t *testing.T) {
+	cfg := similarity.DefaultConfig()
+	Apply(&cfg, Weights{Values: map[string]float64{"tags": 0.1, "tag_component": 0.2, "second_stage": 0.5}})
+	if cfg.Views[similarity.Tags] != 0.1 || cfg.TagKinds[2] != 0.2 || cfg.Expand != 0.5 {
+		t.Errorf("Apply: views %v kinds %v expand %v", cfg.Views, cfg.TagKinds, cfg.Expand)
+	}
+	got := Capture(cfg, "tags", "relate_date")
+	if len(got.Values) != 2 || got.Values["tags"] != 0.1 || got.Values["relate_date"] != cfg.RelateDate {
+		t.Errorf("Capture = %v", got.Values)
+	}
+	if len(Capture(cfg).Values) != len(Fields) {
+		t.Errorf("Capture() has %d keys, want every field", len(Capture(cfg).Values))
+	}
+}
+
+func TestCuratedLeavesOutRelateLinks(t *testing.T) {
+	cases := []*caselib.Case{
+		{ID: "a", Related: []string{"b", "c", "zz"}},
+		{ID: "b", Related: []string{"a"}},
+		{ID: "c"}, {ID: "d"}, {ID: "e"},
+	}
+	machine := map[Link]bool{{"a", "c"}: true}
+	ds := []caselib.Decision{{A: "d", B: "e", Verdict: caselib.Duplicate}, {A: "c", B: "d", Verdict: caselib.NotDuplicate}}
+	s := Curated(cases, machine, ds)
+	if s.Links != 2 || s.Machine != 1 || s.Unknown != 1 || s.Duplicates != 1 || s.NotDuplicates != 1 {
+		t.Errorf("signal %+v", s)
+	}
+	if s.Related["a"]["c"] != 0 || s.Related["a"]["b"] != 1 || s.Related["b"]["a"] != 1 || s.Related["e"]["d"] != 2 {
+		t.Errorf("related %v", s.Related)
+	}
+	// a-b is one group, d-e (a confirmed duplicate) another; the dismissed
+	// pair c-d joins nothing, so c is a group of its own.
+	if s.Groups != 3 || s.group["d"] != s.group["e"] || s.group["c"] != "case:c" || s.group["a"] == s.group["d"] {
+		t.Errorf("groups %d: %v", s.Groups, s.group)
+	}
+	if err := s.Enough(2); err == nil || !strings.Contains(err.Error(), "too few curated links") {
+		t.Errorf("Enough: %v", err)
+	}
+}
+
+func TestRecordLinks(t *testing.T) {
+	path := filepath.Join(t.TempDir(), LinksName)
+	if err := RecordLinks(path, map[string][]string{"b": {"a"}, "a": {"c", "b"}}, nil); err != nil {
+		t.Fatal(err)
+	}
+	if err := RecordLinks(path, nil, map[string][]string{"a": {"c"}}); err != nil {
+		t.Fatal(err)
+	}
+	got, _ := os.ReadFile(path)
+	want := linksHeader + "\na\tb\nb\ta\n"
+	if string(got) != want {
+		t.Errorf("file %q, want %q", got, want)
+	}
+	st, _ := os.Stat(path)
+	if err := RecordLinks(path, map[string][]string{"a": {"b"}}, nil); err != nil {
+		t.Fatal(err)
+	}
+	if st2, _ := os.Stat(path); !st2.ModTime().Equal(st.ModTime()) {
+		t.Error("recording a known link rewrote the file")
+	}
+	links, err := ReadLinks(path)
+	if err != nil || len(links) != 2 || !links[Link{"b", "a"}] {
+		t.Errorf("ReadLinks = %v, %v", links, err)
+	}
+}
