@@ -82,6 +82,17 @@ type Config struct {
 	// weighted 0 in TagKinds is absent from the index and stays absent here.
 	ExpandTagKinds [NumTagKinds]float64
 
+	// TagLift weighs each tag by what it tells in this library, measured on
+	// the library itself: a tag counts in case-to-case scores by
+	// 1 − 1/lift, where its lift is how much more often two cases sharing
+	// it are each other's nearest neighbours by text than two cases at
+	// random (shrunk towards its kind's lift when the tag is rare). A tag
+	// every case has, or one as broad as a priority or a product, counts
+	// for almost nothing; a curated tag keeps most of its weight. A case
+	// whose tags tell little keeps a short tag part, so the tag view takes
+	// no weight from its text.
+	TagLift bool
+
 	// InferTags turns on tag inference for pasted text: a library tag whose
 	// words all occur in the paste (symptom:oom-killed for "pods OOMKilled")
 	// joins the paste's tag vector, weighted by the share of the paste its
@@ -140,6 +151,7 @@ func DefaultConfig() Config {
 		TagKinds:       [NumTagKinds]float64{0.3, 1, 1, 1, 0.5},
 		ExpandTagKinds: [NumTagKinds]float64{1, 1, 1, 1, 1},
 		InferTags:      true,
+		TagLift:        true,
 		Expand:         0.85,
 		ExpandPool:     15,
 		RelateDate:     0.25,
