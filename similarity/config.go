@@ -1,6 +1,11 @@
 package similarity
 
-import "github.com/caselink/caselink/tokenize"
+import (
+	"fmt"
+	"math"
+
+	"github.com/caselink/caselink/tokenize"
+)
 
 // View is one of the four parts a case vector is built from.
 type View uint8
@@ -198,4 +203,62 @@ func tagKind(tag string) int {
 		}
 	}
 	return -1
+}
+
+// Validate reports the first field of c that is out of its range, in a
+// sentence naming the field: weights and strengths documented in [0, 1]
+// (B, Pivot, Expand, RelateDate, DupeDate), weights that must not be
+// negative (K1, TextPrior, the view and tag-kind weights, ExpandPool), view
+// weights that are all zero, and a date prior with no time scale. [Build]
+// calls it, so a bad configuration fails before any work is done.
+func (c Config) Validate() error {
+	unit := []struct {
+		name string
+		x    float64
+	}{{"B", c.B}, {"Pivot", c.Pivot}, {"Expand", c.Expand}, {"RelateDate", c.RelateDate}, {"DupeDate", c.DupeDate}}
+	for _, f := range unit {
+		if !(f.x >= 0 && f.x <= 1) {
+			return fmt.Errorf("config: %s is %v, want a number in [0, 1]", f.name, f.x)
+		}
+	}
+	if !(c.K1 >= 0) || !(c.TextPrior >= 0) || c.ExpandPool < 0 {
+		return fmt.Errorf("config: K1 (%v), TextPrior (%v) and ExpandPool (%d) must not be negative", c.K1, c.TextPrior, c.ExpandPool)
+	}
+	for _, ws := range []struct {
+		name string
+		w    [NumViews]float64
+	}{{"Views", c.Views}, {"Query", c.Query}} {
+		if err := nonNegative(ws.name, ws.w[:], true); err != nil {
+			return err
+		}
+	}
+	if err := nonNegative("TagKinds", c.TagKinds[:], false); err != nil {
+		return err
+	}
+	if err := nonNegative("ExpandTagKinds", c.ExpandTagKinds[:], false); err != nil {
+		return err
+	}
+	if c.RelateDate > 0 && !(c.RelateDays > 0) {
+		return fmt.Errorf("config: RelateDays is %v, want a positive number of days when RelateDate is %v", c.RelateDays, c.RelateDate)
+	}
+	if c.DupeDate > 0 && !(c.DupeDays > 0) {
+		return fmt.Errorf("config: DupeDays is %v, want a positive number of days when DupeDate is %v", c.DupeDays, c.DupeDate)
+	}
+	return nil
+}
+
+// nonNegative checks that no weight of w is negative (or NaN) and, with
+// some, that one is positive.
+func nonNegative(name string, w []float64, some bool) error {
+	var sum float64
+	for i, x := range w {
+		if !(x >= 0) || math.IsInf(x, 1) {
+			return fmt.Errorf("config: %s[%d] is %v, want a finite number >= 0", name, i, x)
+		}
+		sum += x
+	}
+	if some && sum == 0 {
+		return fmt.Errorf("config: %s are all 0, want at least one positive weight", name)
+	}
+	return nil
 }

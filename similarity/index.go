@@ -67,7 +67,7 @@ type Index struct {
 // Build analyzes and indexes docs with cfg, in their order (the library
 // order of [Index.Case]). Each document needs its Case, and case ids must be
 // unique. [Documents] makes the documents of a library's cases; [BuildCases]
-// does both steps.
+// does both steps. A cfg that fails [Config.Validate] is refused.
 func Build(docs []Document, cfg Config) (*Index, error) {
 	return BuildProgress(docs, cfg, nil)
 }
@@ -81,6 +81,9 @@ func BuildCases(cases []*caselib.Case, cfg Config) (*Index, error) {
 // with the number of documents analyzed so far (never concurrently);
 // analysis is most of the time of a build.
 func BuildProgress(docs []Document, cfg Config, progress func(done int)) (*Index, error) {
+	if err := cfg.Validate(); err != nil {
+		return nil, err
+	}
 	ix := &Index{cfg: cfg, an: tokenize.New(cfg.Analyzer), voc: newVocabulary()}
 	if err := ix.setDocuments(docs); err != nil {
 		return nil, err

@@ -115,3 +115,28 @@ func TestTagLiftCoarseAndSpecific(t *testing.T) {
 		t.Errorf("the twins' own symptom tag adds %.3f, want at least 0.9 × %.3f (without lift) and 0.1", symptom, symptomOff)
 	}
 }
+
+// Build refuses a configuration out of range with a sentence naming the
+// field, and takes the default.
+func TestBuildValidatesConfig(t *testing.T) {
+	cases := twinLibrary(false, false)[:4]
+	for _, tc := range []struct {
+		edit func(*Config)
+		want string
+	}{
+		{func(c *Config) { c.Expand = 1.5 }, "Expand is 1.5"},
+		{func(c *Config) { c.Pivot = -0.1 }, "Pivot is -0.1"},
+		{func(c *Config) { c.Views = [NumViews]float64{} }, "Views are all 0"},
+		{func(c *Config) { c.TagKinds[2] = -1 }, "TagKinds[2] is -1"},
+		{func(c *Config) { c.DupeDays = 0 }, "DupeDays is 0"},
+	} {
+		cfg := DefaultConfig()
+		tc.edit(&cfg)
+		if _, err := BuildCases(cases, cfg); err == nil || !strings.Contains(err.Error(), tc.want) {
+			t.Errorf("Build: error %v, want one saying %q", err, tc.want)
+		}
+	}
+	if _, err := BuildCases(cases, DefaultConfig()); err != nil {
+		t.Errorf("Build with the default config: %v", err)
+	}
+}
