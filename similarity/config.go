@@ -40,15 +40,13 @@ func (v View) String() string {
 // with the eval grid over all judged sets (see eval/README.md); `caselink eval
 // --grid` runs the same grid on a user's own judgments.
 type Config struct {
+	// Group: Text: how case text and pastes are tokenized.
+
 	// Analyzer configures tokenization of case text and pastes alike.
 	Analyzer tokenize.Options
 
-	// K1 and B shape how a paste is scored (see analyzePaste in match.go):
-	// a case term counts by its saturated frequency
-	// tf/(tf + K1·(1 − B + B·len/avglen)), as in BM25, so that a term
-	// repeated in a long post-mortem does not outweigh the paste's other
-	// words, and a long text counts each occurrence for less.
-	K1, B float64
+	// Group: Case vectors: relate, dupes and the second stage of match score cases
+	// against each other with these.
 
 	// Pivot is the strength of pivoted length normalization of case
 	// vectors (relate, dupes, the second stage of match), in [0, 1]. A view
@@ -69,16 +67,57 @@ type Config struct {
 	// scaled by N/(N+TextPrior) for a library of N cases (see Index docs).
 	TextPrior float64
 
-	// Query are the weights with which a pasted text's vector is matched
-	// against the symptoms, cause and response views of a case, and its
-	// inferred tags against the tag view. They are normalized to sum to 1.
-	Query [NumViews]float64
-
 	// TagKinds weighs each kind of tag within the tag view, in the order of
 	// [TagKindNames]: domain, symptom, component, root_cause, contributing.
 	// A domain tag (kubernetes, database) says what technology was involved,
 	// not what happened, so it may count less than the others.
 	TagKinds [NumTagKinds]float64
+
+	// TagLift weighs each tag by what it tells in this library, measured on
+	// the library itself: a tag counts in case-to-case scores (and in a
+	// paste's inferred tags) by min(1, ln lift / ln 20), where its lift is
+	// how much more often two cases sharing it are each other's nearest
+	// neighbours by text than two cases at random (shrunk towards its
+	// kind's lift when the tag is rare; see taglift.go). A tag
+	// every case has, or one as broad as a priority or a product, counts
+	// for almost nothing; a curated tag keeps most of its weight. A case
+	// whose tags tell little keeps a short tag part, so the tag view takes
+	// no weight from its text.
+	TagLift bool
+
+	// Group: Pastes: how a pasted text is scored against the cases (the first pass
+	// of match).
+
+	// K1 and B shape how a paste is scored (see analyzePaste in match.go):
+	// a case term counts by its saturated frequency
+	// tf/(tf + K1·(1 − B + B·len/avglen)), as in BM25, so that a term
+	// repeated in a long post-mortem does not outweigh the paste's other
+	// words, and a long text counts each occurrence for less.
+	K1, B float64
+
+	// Query are the weights with which a pasted text's vector is matched
+	// against the symptoms, cause and response views of a case, and its
+	// inferred tags against the tag view. They are normalized to sum to 1.
+	Query [NumViews]float64
+
+	// InferTags turns on tag inference for pasted text: a library tag whose
+	// words all occur in the paste (symptom:oom-killed for "pods OOMKilled")
+	// joins the paste's tag vector, weighted by the share of the paste its
+	// words carry: one common word of a long paste infers little.
+	InferTags bool
+
+	// Group: Second stage of match.
+
+	// Expand is the weight e, in [0, 1], of the second stage of match: hits
+	// are re-ranked by (1−e)·s(hit) + e·s(best)·sim(hit, best), where s is the
+	// first-pass score and sim the case-to-case similarity to the best hit's
+	// full case vector, tags included. The best hit keeps its score; a weak
+	// best hit lends little. 0 turns the second stage off.
+	Expand float64
+
+	// ExpandPool is how many first-pass hits, and how many neighbours of
+	// the best hit, are re-ranked by the second stage.
+	ExpandPool int
 
 	// ExpandTagKinds are TagKinds for the second stage of match (and for a
 	// paste's inferred tags): the
@@ -87,32 +126,6 @@ type Config struct {
 	// weighted 0 in TagKinds is absent from the index and stays absent here.
 	ExpandTagKinds [NumTagKinds]float64
 
-	// TagLift weighs each tag by what it tells in this library, measured on
-	// the library itself: a tag counts in case-to-case scores by
-	// 1 − 1/lift, where its lift is how much more often two cases sharing
-	// it are each other's nearest neighbours by text than two cases at
-	// random (shrunk towards its kind's lift when the tag is rare). A tag
-	// every case has, or one as broad as a priority or a product, counts
-	// for almost nothing; a curated tag keeps most of its weight. A case
-	// whose tags tell little keeps a short tag part, so the tag view takes
-	// no weight from its text.
-	TagLift bool
-
-	// InferTags turns on tag inference for pasted text: a library tag whose
-	// words all occur in the paste (symptom:oom-killed for "pods OOMKilled")
-	// joins the paste's tag vector, weighted by the share of the paste its
-	// words carry: one common word of a long paste infers little.
-	InferTags bool
-
-	// Expand is the weight e, in [0, 1], of the second stage of match: hits
-	// are re-ranked by (1−e)·s(hit) + e·s(best)·sim(hit, best), where s is the
-	// first-pass score and sim the case-to-case similarity to the best hit's
-	// full case vector, tags included. The best hit keeps its score; a weak
-	// best hit lends little. 0 turns the second stage off.
-	Expand float64
-	// ExpandPool is how many first-pass hits, and how many neighbours of
-	// the best hit, are re-ranked by the second stage.
-	ExpandPool int
 	// RerankExpand runs the second stage in re-rank mode too (a query with
 	// Candidates). It is off by default: there the candidates come from a
 	// search that already saw the query, and pulling them towards the best
@@ -120,11 +133,14 @@ type Config struct {
 	// 0.7431 → 0.7258), where the tags are broad forum categories.
 	RerankExpand bool
 
+	// Group: Date priors of relate and dupes.
+
 	// RelateDate is DupeDate for relate, with its own time scale RelateDays:
 	// cases of the same weeks are more often related (records of one event,
 	// knock-on failures) than text alone says. It is mild, so that a
 	// similar case from years ago still makes the list.
 	RelateDate float64
+
 	// RelateDays is the time scale, in days, of the date prior of relate.
 	RelateDays float64
 
@@ -136,6 +152,7 @@ type Config struct {
 	// it. A pair with a case that has no date (YYYY-MM-DD) keeps it all.
 	// 0 turns the prior off. Match ignores dates.
 	DupeDate float64
+
 	// DupeDays is the time scale, in days, of the date prior of dupes.
 	DupeDays float64
 }
