@@ -2,6 +2,7 @@ package similarity
 
 import (
 	"math"
+	"slices"
 	"strings"
 
 	"github.com/caselink/caselink/similarity/par"
@@ -15,9 +16,13 @@ import (
 // texts are alike far more often than chance. It is measured on the
 // library itself, without labels.
 const (
-	// liftSample is how many cases, spread evenly over the library, have
-	// their text neighbours looked up: enough for a stable lift per kind at
-	// a small share of one relate pass on a large library.
+	// liftPerTag is how many cases with a tag, spread evenly over those
+	// that have it, have their text neighbours looked up; liftSample caps
+	// the cases looked up in all, rarest tags first. A case's pairs tell
+	// about every tag it has, so common tags are well covered by the
+	// holders of the rare ones; and choosing a case for its tags does not
+	// bias the lift, since its expected count is its own.
+	liftPerTag = 8
 	liftSample = 2000
 	// liftK is the number of text neighbours a sampled case has.
 	liftK = 10
@@ -57,11 +62,7 @@ func (ix *Index) tagLift(wt *weighting, views [NumViews]float64) []float32 {
 	ix.invert(textW)
 	prof := newProfile(views, tagView{norms: wt.norms}, textW)
 	prof.maxScaled(ix)
-	step := max(1, (n+liftSample-1)/liftSample)
-	sample := make([]int, 0, n/step+1)
-	for i := 0; i < n; i += step {
-		sample = append(sample, i)
-	}
+	sample := ix.liftCases()
 	found := make([][]Hit, len(sample))
 	par.For(len(sample), 16, func(_, lo, hi int) {
 		sc := ix.getScorer()
@@ -75,6 +76,31 @@ func (ix *Index) tagLift(wt *weighting, views [NumViews]float64) []float32 {
 	})
 	hits, expect := ix.coNeighbours(sample, found)
 	return ix.liftFactors(hits, expect)
+}
+
+// liftCases returns the cases whose text neighbours tagLift looks up, in
+// library order: up to liftPerTag holders of each tag that two cases share,
+// rarest tags first, at most liftSample in all.
+func (ix *Index) liftCases() []int {
+	taken := make([]bool, len(ix.docs))
+	var sample []int
+	for c := len(ix.craw) - 1; c >= 0 && len(sample) < liftSample; c-- { // rarest first
+		k := ix.key(uint32(c), Tags)
+		holders := ix.pdoc[ix.pstart[k]:ix.pstart[k+1]]
+		if len(holders) < 2 {
+			continue
+		}
+		step := max(1, len(holders)/liftPerTag)
+		for i, got := 0, 0; i < len(holders) && got < liftPerTag && len(sample) < liftSample; i += step {
+			if d := holders[i]; !taken[d] {
+				taken[d] = true
+				sample = append(sample, int(d))
+			}
+			got++
+		}
+	}
+	slices.Sort(sample)
+	return sample
 }
 
 // coNeighbours counts, per canonical tag, the sampled pairs (case, text
