@@ -28,9 +28,6 @@ const (
 	liftK = 10
 	// liftPrior is the weight, in expected co-neighbour pairs, with which a
 	// tag's own lift is shrunk towards the lift of its kind: a tag seen in
-	// a handful of sampled pairs borrows most of its kind's.
-	// liftPrior is the weight, in expected co-neighbour pairs, with which a
-	// tag's own lift is shrunk towards the lift of its kind: a tag seen in
 	// a handful of sampled pairs borrows most of its kind's. (Stronger
 	// priors, 10 to 100, cost the judged incidents' relate a lot: their
 	// curated tags are far more telling than their kind's pooled lift.)
