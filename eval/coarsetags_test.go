@@ -48,10 +48,10 @@ func TestCoarseTagsGitBugs(t *testing.T) {
 	}
 	tagged := score(coarse)
 	t.Logf("relate MRR: plain %.4f, with coarse tags %.4f", plain.MRR, tagged.MRR)
-	if tagged.MRR < plain.MRR-0.02 {
-		t.Errorf("relate MRR with coarse tags %.4f, want at least the plain library's %.4f - 0.02", tagged.MRR, plain.MRR)
+	if tagged.MRR < plain.MRR-0.01 {
+		t.Errorf("relate MRR with coarse tags %.4f, want at least the plain library's %.4f - 0.01", tagged.MRR, plain.MRR)
 	}
-	if tagged.MRR < 0.58 {
-		t.Errorf("relate MRR with coarse tags %.4f, want >= 0.58", tagged.MRR)
+	if tagged.MRR < 0.59 {
+		t.Errorf("relate MRR with coarse tags %.4f, want >= 0.59", tagged.MRR)
 	}
 }

@@ -75,7 +75,7 @@ type Config struct {
 
 	// TagLift weighs each tag by what it tells in this library, measured on
 	// the library itself: a tag counts in case-to-case scores (and in a
-	// paste's inferred tags) by min(1, ln lift / ln 20), where its lift is
+	// paste's inferred tags) by min(1, ln lift / ln 20)², where its lift is
 	// how much more often two cases sharing it are each other's nearest
 	// neighbours by text than two cases at random (shrunk towards its
 	// kind's lift when the tag is rare; see taglift.go). A tag

@@ -33,11 +33,12 @@ const (
 	// curated tags are far more telling than their kind's pooled lift.)
 	liftPrior = 1.0
 	// liftFull is the lift from which a tag counts fully: below it a tag
-	// counts by ln(lift)/ln(liftFull), its information in the units of a
-	// tag that lifts co-neighbours 20-fold. Curated tags lift them 20 to 50
-	// times and keep all their weight; a priority or a product 1 to 5
-	// times. (Chosen on GitBugs with coarse tags and incidents-judged; see
-	// eval/README.md.)
+	// counts by (ln(lift)/ln(liftFull))², the square of its information in
+	// the units of a tag that lifts co-neighbours 20-fold, so that partial
+	// evidence is discounted more than in proportion. Curated tags lift
+	// them 20 to 50 times and keep all their weight; a priority or a
+	// product 1 to 5 times. (Chosen on GitBugs with coarse tags and
+	// incidents-judged; see eval/README.md.)
 	liftFull = 20.0
 	// liftFloor keeps a trace of weight on a tag that tells nothing, so its
 	// postings stay visible to the accumulator (as a kind weighted 0 does).
@@ -130,7 +131,7 @@ func (ix *Index) coNeighbours(sample []int, found [][]Hit) (hits, expect []float
 
 // liftFactors turns co-neighbour counts into each tag's factor: its lift
 // L = (hits + p·L_kind)/(expected + p), shrunk towards its kind's pooled lift
-// L_kind with p = liftPrior, counts by min(1, ln L / ln liftFull).
+// L_kind with p = liftPrior, counts by min(1, ln L / ln liftFull)².
 func (ix *Index) liftFactors(hits, expect []float64) []float32 {
 	kind := make([]int, len(ix.craw)) // -1 for a word; for a tag 1 + its kind's index, 0 for no known kind
 	var kh, ke [NumTagKinds + 1]float64
@@ -154,6 +155,7 @@ func (ix *Index) liftFactors(hits, expect []float64) []float32 {
 			lk := (kh[k] + liftPrior) / (ke[k] + liftPrior)
 			l := (hits[c] + liftPrior*lk) / (expect[c] + liftPrior)
 			f := min(1, max(0, math.Log(l)/math.Log(liftFull)))
+			f *= f
 			u[c] = float32(max(liftFloor, 1-(1-f)*trust))
 		}
 	}
