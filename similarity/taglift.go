@@ -23,7 +23,7 @@ const (
 	// holders of the rare ones; and choosing a case for its tags does not
 	// bias the lift, since its expected count is its own.
 	liftPerTag = 8
-	liftSample = 1000
+	liftSample = 500
 	// liftK is the number of text neighbours a sampled case has.
 	liftK = 10
 	// liftPrior is the weight, in expected co-neighbour pairs, with which a
