@@ -18,7 +18,7 @@ type Variant struct {
 
 // Grid returns the ablation caselink's defaults were chosen with: the
 // default configuration, then one change at a time — text only, tags only,
-// view and tag weights, tag inference and the weight of a paste's tags, the
+// view and tag weights, tag lift, tag inference and the weight of a paste's tags, the
 // second stage of match, length normalization of case vectors, the
 // small-library text prior, tag kinds, the date priors of relate and dupes,
 // and each tokenizer option.
@@ -41,6 +41,7 @@ func Grid() []Variant {
 	for _, w := range []float64{0.15, 0.3, 0.5, 0.6} {
 		add(fmt.Sprintf("tag view %.2f", w), func(c *similarity.Config) { setTagWeight(&c.Views, w) })
 	}
+	add("no tag lift", func(c *similarity.Config) { c.TagLift = false })
 	add("no tag inference", func(c *similarity.Config) { c.InferTags = false })
 	add("no typo tolerance", func(c *similarity.Config) { c.Typos = false })
 	for _, w := range []float64{0.2, 0.8} {

@@ -1,6 +1,11 @@
 package similarity
 
-import "github.com/caselink/caselink/tokenize"
+import (
+	"fmt"
+	"math"
+
+	"github.com/caselink/caselink/tokenize"
+)
 
 // View is one of the four parts a case vector is built from.
 type View uint8
@@ -35,15 +40,13 @@ func (v View) String() string {
 // with the eval grid over all judged sets (see eval/README.md); `caselink eval
 // --grid` runs the same grid on a user's own judgments.
 type Config struct {
+	// Group: Text: how case text and pastes are tokenized.
+
 	// Analyzer configures tokenization of case text and pastes alike.
 	Analyzer tokenize.Options
 
-	// K1 and B shape how a paste is scored (see analyzePaste in match.go):
-	// a case term counts by its saturated frequency
-	// tf/(tf + K1·(1 − B + B·len/avglen)), as in BM25, so that a term
-	// repeated in a long post-mortem does not outweigh the paste's other
-	// words, and a long text counts each occurrence for less.
-	K1, B float64
+	// Group: Case vectors: relate, dupes and the second stage of match score cases
+	// against each other with these.
 
 	// Pivot is the strength of pivoted length normalization of case
 	// vectors (relate, dupes, the second stage of match), in [0, 1]. A view
@@ -64,23 +67,38 @@ type Config struct {
 	// scaled by N/(N+TextPrior) for a library of N cases (see Index docs).
 	TextPrior float64
 
-	// Query are the weights with which a pasted text's vector is matched
-	// against the symptoms, cause and response views of a case, and its
-	// inferred tags against the tag view. They are normalized to sum to 1.
-	Query [NumViews]float64
-
 	// TagKinds weighs each kind of tag within the tag view, in the order of
 	// [TagKindNames]: domain, symptom, component, root_cause, contributing.
 	// A domain tag (kubernetes, database) says what technology was involved,
 	// not what happened, so it may count less than the others.
 	TagKinds [NumTagKinds]float64
 
-	// ExpandTagKinds are TagKinds for the second stage of match (and for a
-	// paste's inferred tags): the
-	// relatives of a paste's best hit share its technology (domain) and
-	// contributing factors more often than curated links need to. A kind
-	// weighted 0 in TagKinds is absent from the index and stays absent here.
-	ExpandTagKinds [NumTagKinds]float64
+	// TagLift weighs each tag by what it tells in this library, measured on
+	// the library itself: a tag counts in case-to-case scores (and in a
+	// paste's inferred tags) by min(1, ln lift / ln 20)², where its lift is
+	// how much more often two cases sharing it are each other's nearest
+	// neighbours by text than two cases at random (shrunk towards its
+	// kind's lift when the tag is rare; see taglift.go). A tag
+	// every case has, or one as broad as a priority or a product, counts
+	// for almost nothing; a curated tag keeps most of its weight. A case
+	// whose tags tell little keeps a short tag part, so the tag view takes
+	// no weight from its text.
+	TagLift bool
+
+	// Group: Pastes: how a pasted text is scored against the cases (the first pass
+	// of match).
+
+	// K1 and B shape how a paste is scored (see analyzePaste in match.go):
+	// a case term counts by its saturated frequency
+	// tf/(tf + K1·(1 − B + B·len/avglen)), as in BM25, so that a term
+	// repeated in a long post-mortem does not outweigh the paste's other
+	// words, and a long text counts each occurrence for less.
+	K1, B float64
+
+	// Query are the weights with which a pasted text's vector is matched
+	// against the symptoms, cause and response views of a case, and its
+	// inferred tags against the tag view. They are normalized to sum to 1.
+	Query [NumViews]float64
 
 	// InferTags turns on tag inference for pasted text: a library tag whose
 	// words all occur in the paste (symptom:oom-killed for "pods OOMKilled")
@@ -94,15 +112,26 @@ type Config struct {
 	// fuzzy.go).
 	Typos bool
 
+	// Group: Second stage of match.
+
 	// Expand is the weight e, in [0, 1], of the second stage of match: hits
 	// are re-ranked by (1−e)·s(hit) + e·s(best)·sim(hit, best), where s is the
 	// first-pass score and sim the case-to-case similarity to the best hit's
 	// full case vector, tags included. The best hit keeps its score; a weak
 	// best hit lends little. 0 turns the second stage off.
 	Expand float64
+
 	// ExpandPool is how many first-pass hits, and how many neighbours of
 	// the best hit, are re-ranked by the second stage.
 	ExpandPool int
+
+	// ExpandTagKinds are TagKinds for the second stage of match (and for a
+	// paste's inferred tags): the
+	// relatives of a paste's best hit share its technology (domain) and
+	// contributing factors more often than curated links need to. A kind
+	// weighted 0 in TagKinds is absent from the index and stays absent here.
+	ExpandTagKinds [NumTagKinds]float64
+
 	// RerankExpand runs the second stage in re-rank mode too (a query with
 	// Candidates). It is off by default: there the candidates come from a
 	// search that already saw the query, and pulling them towards the best
@@ -110,11 +139,14 @@ type Config struct {
 	// 0.7431 → 0.7258), where the tags are broad forum categories.
 	RerankExpand bool
 
+	// Group: Date priors of relate and dupes.
+
 	// RelateDate is DupeDate for relate, with its own time scale RelateDays:
 	// cases of the same weeks are more often related (records of one event,
 	// knock-on failures) than text alone says. It is mild, so that a
 	// similar case from years ago still makes the list.
 	RelateDate float64
+
 	// RelateDays is the time scale, in days, of the date prior of relate.
 	RelateDays float64
 
@@ -126,6 +158,7 @@ type Config struct {
 	// it. A pair with a case that has no date (YYYY-MM-DD) keeps it all.
 	// 0 turns the prior off. Match ignores dates.
 	DupeDate float64
+
 	// DupeDays is the time scale, in days, of the date prior of dupes.
 	DupeDays float64
 }
@@ -146,6 +179,7 @@ func DefaultConfig() Config {
 		TagKinds:       [NumTagKinds]float64{0.3, 1, 1, 1, 0.5},
 		ExpandTagKinds: [NumTagKinds]float64{1, 1, 1, 1, 1},
 		InferTags:      true,
+		TagLift:        true,
 		Typos:          true,
 		Expand:         0.85,
 		ExpandPool:     15,
@@ -193,4 +227,62 @@ func tagKind(tag string) int {
 		}
 	}
 	return -1
+}
+
+// Validate reports the first field of c that is out of its range, in a
+// sentence naming the field: weights and strengths documented in [0, 1]
+// (B, Pivot, Expand, RelateDate, DupeDate), weights that must not be
+// negative (K1, TextPrior, the view and tag-kind weights, ExpandPool), view
+// weights that are all zero, and a date prior with no time scale. [Build]
+// calls it, so a bad configuration fails before any work is done.
+func (c Config) Validate() error {
+	unit := []struct {
+		name string
+		x    float64
+	}{{"B", c.B}, {"Pivot", c.Pivot}, {"Expand", c.Expand}, {"RelateDate", c.RelateDate}, {"DupeDate", c.DupeDate}}
+	for _, f := range unit {
+		if !(f.x >= 0 && f.x <= 1) {
+			return fmt.Errorf("config: %s is %v, want a number in [0, 1]", f.name, f.x)
+		}
+	}
+	if !(c.K1 >= 0) || !(c.TextPrior >= 0) || c.ExpandPool < 0 {
+		return fmt.Errorf("config: K1 (%v), TextPrior (%v) and ExpandPool (%d) must not be negative", c.K1, c.TextPrior, c.ExpandPool)
+	}
+	for _, ws := range []struct {
+		name string
+		w    [NumViews]float64
+	}{{"Views", c.Views}, {"Query", c.Query}} {
+		if err := nonNegative(ws.name, ws.w[:], true); err != nil {
+			return err
+		}
+	}
+	if err := nonNegative("TagKinds", c.TagKinds[:], false); err != nil {
+		return err
+	}
+	if err := nonNegative("ExpandTagKinds", c.ExpandTagKinds[:], false); err != nil {
+		return err
+	}
+	if c.RelateDate > 0 && !(c.RelateDays > 0) {
+		return fmt.Errorf("config: RelateDays is %v, want a positive number of days when RelateDate is %v", c.RelateDays, c.RelateDate)
+	}
+	if c.DupeDate > 0 && !(c.DupeDays > 0) {
+		return fmt.Errorf("config: DupeDays is %v, want a positive number of days when DupeDate is %v", c.DupeDays, c.DupeDate)
+	}
+	return nil
+}
+
+// nonNegative checks that no weight of w is negative (or NaN) and, with
+// some, that one is positive.
+func nonNegative(name string, w []float64, some bool) error {
+	var sum float64
+	for i, x := range w {
+		if !(x >= 0) || math.IsInf(x, 1) {
+			return fmt.Errorf("config: %s[%d] is %v, want a finite number >= 0", name, i, x)
+		}
+		sum += x
+	}
+	if some && sum == 0 {
+		return fmt.Errorf("config: %s are all 0, want at least one positive weight", name)
+	}
+	return nil
 }

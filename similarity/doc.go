@@ -14,8 +14,14 @@
 //     component:service-discovery, root_cause:capacity, contributing:retry-storm.
 //
 // The text views are analyzed by package tokenize and weighted by TF-IDF
-// (sublinear tf, smoothed idf); tags are weighted by idf. Each view is L2-normalized (optionally with a pivoted
-// length penalty for short texts, see [Config.Pivot]) and the views are
+// (sublinear tf, smoothed idf); tags are weighted by idf and by what they
+// tell in this library ([Config.TagLift]): a tag counts by how much more
+// often the cases that share it are each other's text neighbours than
+// random pairs, so a tag every case has, or one as broad as a priority,
+// counts for almost nothing while curated tags keep their weight. Each
+// view is L2-normalized (optionally with a pivoted length penalty for short
+// texts, see [Config.Pivot]; the tag view by its norm before the lift, so a
+// case whose tags tell little has a short tag part) and the views are
 // concatenated with weights so that a case-to-case score is
 //
 //	score(a, b) = Σ_v w_v · cos_v(a, b) / (‖a‖·‖b‖),  ‖a‖² = Σ_{v in a} w_v·‖a_v‖²
@@ -89,6 +95,12 @@
 // upper bounds, accumulate postings up to the cut (or walk the windows),
 // screen the touched cases through the filter and the date prior, complete
 // the candidates, and rescore the winners exactly.
+//
+// Weighting (idf, tf-idf, the pivot, tag kinds and lift, BM25 saturation,
+// the view profiles) lives in weighting.go and taglift.go; the one
+// merge-join of a query with a case vector, shared by scores and
+// explanations, is Index.shared in search.go; the typo tolerance of pastes
+// is fuzzy.go, block-max search of pastes blockmax.go.
 //
 // What does not live here: the case model, reading and writing case files,
 // case dates and the curators' duplicate decisions (package

@@ -158,30 +158,19 @@ func (ix *Index) addShared(ex *Explanation, q []qterm, doc int, prof *profile, f
 	if prof != nil {
 		f *= float64(prof.scale[doc])
 	}
-	keys := ix.vkey[ix.vstart[doc]:ix.vstart[doc+1]]
-	vals := ix.weightsFor(prof).vval[ix.vstart[doc]:ix.vstart[doc+1]]
-	i, j := 0, 0
-	for i < len(q) && j < len(keys) {
-		switch {
-		case q[i].key < keys[j]:
-			i++
-		case q[i].key > keys[j]:
-			j++
-		default:
-			k := keys[j]
-			c := float64(q[i].w) * float64(vals[j]) * f
-			t := ix.voc.terms[ix.craw[keyTerm(k)]]
-			quiet := whyFiller[t] || strings.HasPrefix(t, "<")
-			// labelParts names the term afterwards, in the case's words.
-			ex.Parts = append(ex.Parts, Contribution{View: keyView(k), Score: c, Via: via, canon: keyTerm(k), quiet: quiet})
-			ex.Score += c
-			if via == "" {
-				ex.Views[keyView(k)] += c
-			}
-			i++
-			j++
+	vals := ix.weightsFor(prof).vval
+	ix.shared(q, doc, func(i, j int) {
+		k := ix.vkey[j]
+		c := float64(q[i].w) * float64(vals[j]) * f
+		t := ix.voc.terms[ix.craw[keyTerm(k)]]
+		quiet := whyFiller[t] || strings.HasPrefix(t, "<")
+		// labelParts names the term afterwards, in the case's words.
+		ex.Parts = append(ex.Parts, Contribution{View: keyView(k), Score: c, Via: via, canon: keyTerm(k), quiet: quiet})
+		ex.Score += c
+		if via == "" {
+			ex.Views[keyView(k)] += c
 		}
-	}
+	})
 }
 
 // surfaceOf returns how a term is written in the library: the spelling in

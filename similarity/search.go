@@ -468,11 +468,13 @@ func (ix *Index) weightsFor(p *profile) *weights {
 	return ix.mw
 }
 
-// dot is the inner product of a key-sorted query with case doc's vector.
-func (ix *Index) dot(q []qterm, doc int, wt *weights) float64 {
-	keys := ix.vkey[ix.vstart[doc]:ix.vstart[doc+1]]
-	vals := wt.vval[ix.vstart[doc]:ix.vstart[doc+1]]
-	var s float64
+// shared calls f(i, j) for every key that the key-sorted query q and case
+// doc's vector both have, in key order: i indexes q, j the case's entry in
+// vkey and the weights' vval. It is the one merge-join of the engine, so
+// that scores (dot) and their explanations (addShared) cannot drift apart.
+func (ix *Index) shared(q []qterm, doc int, f func(i, j int)) {
+	lo, hi := ix.vstart[doc], ix.vstart[doc+1]
+	keys := ix.vkey[lo:hi]
 	i, j := 0, 0
 	for i < len(q) && j < len(keys) {
 		switch {
@@ -481,11 +483,17 @@ func (ix *Index) dot(q []qterm, doc int, wt *weights) float64 {
 		case q[i].key > keys[j]:
 			j++
 		default:
-			s += float64(q[i].w) * float64(vals[j])
+			f(i, lo+j)
 			i++
 			j++
 		}
 	}
+}
+
+// dot is the inner product of a key-sorted query with case doc's vector.
+func (ix *Index) dot(q []qterm, doc int, wt *weights) float64 {
+	var s float64
+	ix.shared(q, doc, func(i, j int) { s += float64(q[i].w) * float64(wt.vval[j]) })
 	return s
 }
 

@@ -1,0 +1,424 @@
+package similarity
+
+import (
+	"math"
+	"slices"
+	"strings"
+
+	"github.com/caselink/caselink/similarity/par"
+)
+
+// This file is the one home of weighting: how the analyzed cases become the
+// weighted vectors that every score reads (idf, tf-idf, the pivot, tag
+// kinds, the tags' lift, BM25 saturation for pastes, the view profiles).
+// Its state is a weighting value passed from step to step; nothing is
+// swapped in and out of the Index.
+
+// weighting is what the weight sets of one index are computed from: the raw
+// weights of every case entry (aligned with Index.vkey: tf-idf for words,
+// idf times the kind's weight for tags) and each case's view norms of them.
+type weighting struct {
+	raw   []float32
+	norms [][NumViews]float64
+	// avgLen is each text view's mean length in terms, over the cases that
+	// have it (for BM25's length normalization of pastes).
+	avgLen [textViews]float64
+}
+
+// reweigh computes everything that depends on the whole library — the
+// canonical vocabulary, idf, the weighted case vectors, the postings and the
+// cases' day numbers for the date priors — from the analyzed cases. Build
+// and Reindex both end here, so a reindexed index is identical to one built
+// from scratch.
+func (ix *Index) reweigh() {
+	ix.day = ix.dayNumbers()
+	ix.relPrior = newDatePrior(ix.cfg.RelateDate, ix.cfg.RelateDays)
+	ix.dupePrior = newDatePrior(ix.cfg.DupeDate, ix.cfg.DupeDays)
+	ix.canonicalize(ix.rawDocFreq())
+	wt := ix.caseVectors()
+	views := ix.shrinkText(ix.cfg.Views)
+	var lift []float32
+	if ix.cfg.TagLift {
+		lift = ix.tagLift(&wt, views)
+	}
+	rel := ix.tagged(&wt, ix.cfg.TagKinds, lift)
+	ix.rw = ix.normalize(rel.raw, rel.norms, ix.cfg.Pivot)
+	ix.rel = newProfile(views, rel, ix.rw)
+	ix.exp = ix.rel
+	if ix.cfg.ExpandTagKinds != ix.cfg.TagKinds {
+		exp := ix.tagged(&wt, ix.cfg.ExpandTagKinds, lift)
+		ix.exp = newProfile(views, exp, ix.normalize(exp.raw, exp.norms, ix.cfg.Pivot))
+	}
+	// Pastes: the tags as the second stage weighs them, the text by
+	// saturated term frequency.
+	ix.mw = &weights{vval: slices.Clone(ix.exp.w.vval), vnorm: make([]float32, len(ix.docs))}
+	ix.saturate(ix.mw, &wt.avgLen)
+	ix.query = ix.shrinkText(ix.cfg.Query)
+	ix.invert(ix.mw, ix.rw, ix.exp.w)
+	ix.buildBlocks()
+	ix.mw.bmax = ix.blockMax(ix.mw.pval)
+	ix.rel.maxScaled(ix)
+	if ix.exp != ix.rel {
+		ix.exp.maxScaled(ix)
+	}
+	ix.buildTagRules()
+	ix.buildEvents()
+}
+
+// rawDocFreq returns the document frequency of every raw term: a case
+// counts once per term, whatever views the term occurs in.
+func (ix *Index) rawDocFreq() []int32 {
+	rawDF := make([]int32, len(ix.voc.terms))
+	for i := range ix.docs {
+		var last uint32 = math.MaxUint32
+		for _, e := range ix.docs[i].ents {
+			if r := e.raw(); r != last {
+				rawDF[r]++
+				last = r
+			}
+		}
+	}
+	return rawDF
+}
+
+// canonicalize numbers the terms in use, most frequent first, ties by term,
+// and records their document frequency and idf.
+func (ix *Index) canonicalize(rawDF []int32) {
+	n := len(ix.docs)
+	ix.craw = ix.craw[:0]
+	for r, df := range rawDF {
+		if df > 0 {
+			ix.craw = append(ix.craw, uint32(r))
+		}
+	}
+	terms := ix.voc.terms
+	slices.SortFunc(ix.craw, func(a, b uint32) int {
+		if rawDF[a] != rawDF[b] {
+			return int(rawDF[b]) - int(rawDF[a])
+		}
+		return strings.Compare(terms[a], terms[b])
+	})
+	ix.canon = make([]uint32, len(terms))
+	ix.df = make([]int32, len(ix.craw))
+	ix.idf = make([]float32, len(ix.craw))
+	for c, r := range ix.craw {
+		ix.canon[r] = uint32(c) + 1
+		ix.df[c] = rawDF[r]
+		ix.idf[c] = float32(idf(n, int(rawDF[r])))
+	}
+}
+
+// kindOf returns the index in TagKindNames of canonical term c's kind, -1
+// for a word or a tag of no known kind.
+func (ix *Index) kindOf(c uint32) int {
+	if t := ix.voc.terms[ix.craw[c]]; strings.HasPrefix(t, tagPrefix) {
+		return tagKind(t[len(tagPrefix):])
+	}
+	return -1
+}
+
+// caseVectors lays out the case vectors (vstart, vkey) and returns their raw
+// weights, tags weighted by Config.TagKinds; tags of a kind weighted 0 are
+// left out of the vectors.
+func (ix *Index) caseVectors() weighting {
+	n := len(ix.docs)
+	tagWeight := make([]float32, len(ix.craw))
+	for c := range ix.craw {
+		tagWeight[c] = 1
+		if k := ix.kindOf(uint32(c)); k >= 0 {
+			tagWeight[c] = float32(ix.cfg.TagKinds[k])
+		}
+	}
+	ix.vstart = make([]int, n+1)
+	for i := range ix.docs {
+		ix.vstart[i+1] = ix.vstart[i] + len(ix.docs[i].ents)
+	}
+	ix.vkey = make([]uint32, ix.vstart[n])
+	wt := weighting{raw: make([]float32, ix.vstart[n]), norms: make([][NumViews]float64, n)}
+	var withView [textViews]int
+	for i := range ix.docs {
+		for v := range textViews {
+			if l := ix.docs[i].length[v]; l > 0 {
+				wt.avgLen[v] += float64(l)
+				withView[v]++
+			}
+		}
+	}
+	for v := range textViews {
+		if withView[v] > 0 {
+			wt.avgLen[v] /= float64(withView[v])
+		}
+	}
+	used := make([]int, n)                         // entries kept per case
+	packs := make([][]uint64, par.Workers(n, 256)) // scratch per worker
+	par.For(n, 256, func(w, lo, hi int) {
+		for i := lo; i < hi; i++ {
+			packs[w] = ix.weighDoc(i, tagWeight, wt.raw, &wt.norms[i], packs[w][:0])
+			used[i] = len(packs[w])
+		}
+	})
+	wt.raw = ix.compactVectors(used, wt.raw)
+	return wt
+}
+
+// weighDoc writes case i's raw weights into vkey and raw in key order and
+// returns each view's norm in norms.
+func (ix *Index) weighDoc(i int, tagWeight, raw []float32, norms *[NumViews]float64, pack []uint64) []uint64 {
+	d := &ix.docs[i]
+	for _, e := range d.ents {
+		c := ix.canon[e.raw()] - 1
+		v := e.view()
+		w := float64(ix.idf[c])
+		if v == Tags {
+			w *= float64(tagWeight[c])
+			if w == 0 {
+				continue
+			}
+		} else {
+			w *= 1 + math.Log(float64(e.tf()))
+		}
+		norms[v] += w * w
+		pack = append(pack, uint64(ix.key(c, v))<<32|uint64(math.Float32bits(float32(w))))
+	}
+	for v := range norms {
+		norms[v] = math.Sqrt(norms[v])
+	}
+	slices.Sort(pack)
+	base := ix.vstart[i]
+	for j, p := range pack {
+		ix.vkey[base+j] = uint32(p >> 32)
+		raw[base+j] = math.Float32frombits(uint32(p))
+	}
+	return pack
+}
+
+// compactVectors closes the gaps left where a case kept fewer entries than
+// it has terms, in vkey and in raw, and returns raw cut to length.
+func (ix *Index) compactVectors(used []int, raw []float32) []float32 {
+	to := 0
+	for i, u := range used {
+		from := ix.vstart[i]
+		copy(ix.vkey[to:to+u], ix.vkey[from:from+u])
+		copy(raw[to:to+u], raw[from:from+u])
+		ix.vstart[i] = to
+		to += u
+	}
+	ix.vstart[len(used)] = to
+	ix.vkey = ix.vkey[:to:to]
+	return raw[:to:to]
+}
+
+// tagView is one weighting of the tags, ready to normalize: raw weights
+// with the tags reweighed, the norms that divide them and, per case, the
+// squared length of its tag part once divided (its fill, 1 unless lift
+// shrank its tags; nil means 1 for every case).
+type tagView struct {
+	raw   []float32
+	norms [][NumViews]float64
+	fill  []float32
+}
+
+// tagged returns the raw weights of wt with each tag weighed by kinds
+// instead of Config.TagKinds and then by its lift (nil: all 1). The norms
+// are taken before the lift, so that a case whose tags tell little keeps a
+// short tag part instead of being stretched back to unit length.
+func (ix *Index) tagged(wt *weighting, kinds [NumTagKinds]float64, lift []float32) tagView {
+	if lift == nil && kinds == ix.cfg.TagKinds {
+		return tagView{raw: wt.raw, norms: wt.norms}
+	}
+	factor := make([]float64, len(ix.craw)) // per canonical term: new tag weight / old
+	for c := range ix.craw {
+		factor[c] = 1
+		if k := ix.kindOf(uint32(c)); k >= 0 && ix.cfg.TagKinds[k] > 0 {
+			// A kind weighted 0 keeps a trace of weight: postings of
+			// weight 0 would look untouched to the accumulator.
+			factor[c] = max(kinds[k], 1e-6) / ix.cfg.TagKinds[k]
+		}
+	}
+	tv := tagView{raw: slices.Clone(wt.raw), norms: slices.Clone(wt.norms), fill: make([]float32, len(wt.norms))}
+	for i := range tv.norms {
+		var n2, l2 float64
+		for j := ix.vstart[i]; j < ix.vstart[i+1]; j++ {
+			if k := ix.vkey[j]; keyView(k) == Tags {
+				x := float64(tv.raw[j]) * factor[keyTerm(k)]
+				n2 += x * x
+				if lift != nil {
+					x *= float64(lift[keyTerm(k)])
+				}
+				l2 += x * x
+				tv.raw[j] = float32(x)
+			}
+		}
+		tv.norms[i][Tags] = math.Sqrt(n2)
+		if n2 > 0 {
+			tv.fill[i] = float32(l2 / n2)
+		}
+	}
+	return tv
+}
+
+// weights are the case vectors' weights under one length normalization:
+// per case entry (aligned with vkey), per posting (aligned with pdoc), each
+// case's norm and each key's largest posting weight (for pruning bounds).
+type weights struct {
+	vval  []float32
+	pval  []float32
+	vnorm []float32
+	pmax  []float32
+	bmax  []float32 // per block of postings, the largest of pval (pastes' weights only)
+}
+
+// normalize divides each view of each case's raw weights by
+// max(‖x‖, s·p + (1−s)·‖x‖), where ‖x‖ is the view's norm in norms and p
+// the view's mean norm over the library (the pivot).
+func (ix *Index) normalize(raw []float32, norms [][NumViews]float64, s float64) *weights {
+	var pivot [NumViews]float64
+	var count [NumViews]int
+	for i := range norms {
+		for v, x := range norms[i] {
+			if x > 0 {
+				pivot[v] += x
+				count[v]++
+			}
+		}
+	}
+	for v := range pivot {
+		if count[v] > 0 {
+			pivot[v] /= float64(count[v])
+		}
+	}
+	n := len(ix.docs)
+	w := &weights{vval: make([]float32, len(raw)), vnorm: make([]float32, n)}
+	par.For(n, 256, func(_, lo, hi int) {
+		for i := lo; i < hi; i++ {
+			var div [NumViews]float64
+			for v, x := range norms[i] {
+				if x > 0 {
+					div[v] = max(x, s*pivot[v]+(1-s)*x)
+				}
+			}
+			var n2 float64
+			for j := ix.vstart[i]; j < ix.vstart[i+1]; j++ {
+				x := float32(float64(raw[j]) / div[keyView(ix.vkey[j])])
+				w.vval[j] = x
+				n2 += float64(x) * float64(x)
+			}
+			w.vnorm[i] = float32(math.Sqrt(n2) * (1 + 1e-6))
+		}
+	})
+	return w
+}
+
+// saturate replaces the text weights of w by BM25's saturated term
+// frequency, scaled into [0, 1):
+//
+//	sat = tf / (tf + K1·(1 − B + B·len/avglen))
+//
+// where len is the length of the case's view and avglen the mean over the
+// library, and recomputes the case norms. A paste is an idf-weighted share
+// of terms (see analyzePaste), so its score against a view is BM25 divided
+// by the paste's largest possible BM25 score. Tags keep their weights.
+func (ix *Index) saturate(w *weights, avgLen *[textViews]float64) {
+	k1, b := ix.cfg.K1, ix.cfg.B
+	n := len(ix.docs)
+	tfs := make([]map[uint32]int, par.Workers(n, 256)) // scratch per worker
+	par.For(n, 256, func(wk, lo, hi int) {
+		if tfs[wk] == nil {
+			tfs[wk] = make(map[uint32]int)
+		}
+		tf := tfs[wk]
+		for i := lo; i < hi; i++ {
+			d := &ix.docs[i]
+			var lnorm [textViews]float64
+			for v := range textViews {
+				lnorm[v] = 1 - b
+				if avgLen[v] > 0 {
+					lnorm[v] += b * float64(d.length[v]) / avgLen[v]
+				}
+			}
+			// The analyzed entries are ordered by raw term, the vector by
+			// canonical key: look each entry's tf up by its key.
+			clear(tf)
+			for _, e := range d.ents {
+				if e.view() != Tags {
+					tf[ix.key(ix.canon[e.raw()]-1, e.view())] = e.tf()
+				}
+			}
+			var n2 float64
+			for j := ix.vstart[i]; j < ix.vstart[i+1]; j++ {
+				k := ix.vkey[j]
+				if v := keyView(k); v != Tags {
+					t := float64(tf[k])
+					w.vval[j] = float32(t / (t + k1*lnorm[v]))
+				}
+				n2 += float64(w.vval[j]) * float64(w.vval[j])
+			}
+			w.vnorm[i] = float32(math.Sqrt(n2) * (1 + 1e-6))
+		}
+	})
+}
+
+// shrinkText returns view weights for case-to-case scores, normalized, with
+// the text views scaled by N/(N+TextPrior): in a library of a handful of
+// cases idf cannot tell a telling word from a common one, so text similarity
+// is mostly shared everyday words and the curated tags should decide; from a
+// few hundred cases on the factor is close to 1. A library without tags is
+// unaffected (its text views keep their proportions).
+func (ix *Index) shrinkText(w [NumViews]float64) [NumViews]float64 {
+	if p := ix.cfg.TextPrior; p > 0 {
+		n := float64(len(ix.docs))
+		for v := range textViews {
+			w[v] *= n / (n + p)
+		}
+	}
+	return normalized(w)
+}
+
+// profile is one weighting of the views for case-to-case scores: the view
+// weights, each case's scale 1/‖case‖ under them (0 for an empty case), and
+// per key the largest posting weight times its case's scale, the upper bound
+// that pruning needs.
+type profile struct {
+	views [NumViews]float64
+	scale []float32
+	pmax  []float32
+	w     *weights // the weights it scores with
+}
+
+// newProfile computes the case scales for view weights w: ‖case‖² is the sum
+// of the weights of the text views the case has, plus the tag view's weight
+// times its tag fill.
+func newProfile(w [NumViews]float64, tv tagView, wt *weights) *profile {
+	p := &profile{views: w, scale: make([]float32, len(tv.norms)), w: wt}
+	for i := range tv.norms {
+		var n2 float64
+		for v, x := range tv.norms[i] {
+			switch {
+			case x == 0 || w[v] == 0:
+			case View(v) == Tags && tv.fill != nil:
+				n2 += w[v] * float64(tv.fill[i])
+			default:
+				n2 += w[v]
+			}
+		}
+		if n2 > 0 {
+			p.scale[i] = float32(1 / math.Sqrt(n2))
+		}
+	}
+	return p
+}
+
+// maxScaled computes the profile's pruning bounds from its weights' postings.
+func (p *profile) maxScaled(ix *Index) {
+	p.pmax = make([]float32, len(ix.pstart)-1)
+	for k := range p.pmax {
+		for j := ix.pstart[k]; j < ix.pstart[k+1]; j++ {
+			p.pmax[k] = max(p.pmax[k], p.w.pval[j]*p.scale[ix.pdoc[j]])
+		}
+	}
+}
+
+// idf is the smoothed inverse document frequency ln((1+n)/(1+df)) + 1.
+func idf(n, df int) float64 {
+	return math.Log(float64(1+n)/float64(1+df)) + 1
+}
