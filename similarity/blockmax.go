@@ -155,7 +155,7 @@ type blockWindow struct {
 func (w *blockWindow) run(lo, hi uint32) {
 	p, curs, cum := w.p, w.curs, w.cum
 	ix, sc, wt := p.ix, p.sc, p.wt
-	pdoc, vals, vnorm, bmax := ix.pdoc, wt.pval, wt.vnorm, wt.bmax
+	pdoc, vnorm, bmax := ix.pdoc, wt.vnorm, wt.bmax
 	acc, bitset, dense := sc.wacc, sc.wbits, sc.dense
 	// Window bounds, and the cut ne between the non-essential terms
 	// curs[:ne] and the essential ones.
@@ -173,19 +173,7 @@ func (w *blockWindow) run(lo, hi uint32) {
 	if ne == len(curs) {
 		return // no case of the window can reach the bar
 	}
-	for i := ne; i < len(curs); i++ {
-		c := &curs[i]
-		if c.ub == 0 {
-			continue
-		}
-		j := c.pos
-		for ; j < c.end && pdoc[j] < hi; j++ {
-			x := pdoc[j] - lo
-			acc[x] += c.w * vals[j]
-			bitset[x>>6] |= 1 << (x & 63)
-		}
-		c.pos = j
-	}
+	w.accumulate(lo, hi, ne)
 	// The non-essential terms with postings here: their bound for a case
 	// is the smaller of their window bounds summed and, by Cauchy–Schwarz,
 	// their norm times the case's norm. A case whose vector is shorter
@@ -240,6 +228,26 @@ func (w *blockWindow) run(lo, hi uint32) {
 	}
 	for i := range ne {
 		dense[curs[i].key] = 0
+	}
+}
+
+// accumulate adds the postings of the essential terms curs[ne:] in the
+// window [lo, hi) into the window's accumulator, marking the cases touched.
+func (w *blockWindow) accumulate(lo, hi uint32, ne int) {
+	pdoc, vals := w.p.ix.pdoc, w.p.wt.pval
+	acc, bitset := w.p.sc.wacc, w.p.sc.wbits
+	for i := ne; i < len(w.curs); i++ {
+		c := &w.curs[i]
+		if c.ub == 0 {
+			continue
+		}
+		j := c.pos
+		for ; j < c.end && pdoc[j] < hi; j++ {
+			x := pdoc[j] - lo
+			acc[x] += c.w * vals[j]
+			bitset[x>>6] |= 1 << (x & 63)
+		}
+		c.pos = j
 	}
 }
 

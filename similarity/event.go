@@ -143,6 +143,22 @@ type events struct {
 func (ix *Index) buildEvents() {
 	n := len(ix.cases)
 	ev := &events{keys: make([][]int32, n)}
+	ix.eventOrgs(ev)
+	ix.eventSources(ev)
+	for k, c := range ev.count {
+		ev.weak = append(ev.weak, float64(c) > eventMaxOrgShare*float64(n) && c >= eventMinWeak)
+		ev.undatedOK = append(ev.undatedOK, len(ev.undate[k])*int(c) <= maxUndatedPairs)
+	}
+	for _, d := range ev.dated {
+		slices.SortStableFunc(d, func(a, b int32) int { return int(ix.day[a]) - int(ix.day[b]) })
+	}
+	ix.eventOrgTerms(ev)
+	ix.ev = ev
+}
+
+// eventOrgs fills each case's organisation keys and each organisation's
+// dated and undated cases.
+func (ix *Index) eventOrgs(ev *events) {
 	ids := map[string]int32{}
 	for i, c := range ix.cases {
 		for _, k := range orgKeys(c.Org) {
@@ -163,8 +179,11 @@ func (ix *Index) buildEvents() {
 		}
 		slices.Sort(ev.keys[i])
 	}
-	ev.tdf = make([][][]int32, n)
-	ev.srcs = make([][]int32, n)
+}
+
+// eventSources fills the sources each case cites and the cases citing each.
+func (ix *Index) eventSources(ev *events) {
+	ev.srcs = make([][]int32, len(ix.cases))
 	urlIDs := map[string]int32{}
 	for i, c := range ix.cases {
 		us := []string{c.URL}
@@ -190,13 +209,14 @@ func (ix *Index) buildEvents() {
 		}
 		slices.Sort(ev.srcs[i])
 	}
-	for k, c := range ev.count {
-		ev.weak = append(ev.weak, float64(c) > eventMaxOrgShare*float64(n) && c >= eventMinWeak)
-		ev.undatedOK = append(ev.undatedOK, len(ev.undate[k])*int(c) <= maxUndatedPairs)
-	}
-	for _, d := range ev.dated {
-		slices.SortStableFunc(d, func(a, b int32) int { return int(ix.day[a]) - int(ix.day[b]) })
-	}
+}
+
+// eventOrgTerms fills, per case and organisation, the document frequency of
+// each of the case's text terms within the organisation's records (tdf),
+// and each case's terms of its organisation's name.
+func (ix *Index) eventOrgTerms(ev *events) {
+	n := len(ix.cases)
+	ev.tdf = make([][][]int32, n)
 	ev.orgDF = make(map[uint64]int32)
 	ev.orgTerms = make([][]uint32, n)
 	for i := range n {
@@ -227,7 +247,6 @@ func (ix *Index) buildEvents() {
 		}
 	}
 	ev.orgDF = nil // tdf holds what is needed
-	ix.ev = ev
 }
 
 // block appends to dst the positions of the other cases that share an

@@ -231,6 +231,10 @@ func (env *env) onlyCases(c *cli.Context, ix *similarity.Index) ([]int, error) {
 // writeRelated writes the changed related lists into the library's files
 // (or its table) and reports what it wrote.
 func (env *env) writeRelated(c *cli.Context, lib *caselib.Library, changed map[string][]string, out relateOutput) error {
+	// Ctrl-C from here on removes the temporary files of every write,
+	// the record of relate's links included.
+	stop := env.cleanUpOnSignal()
+	defer stop()
 	// The links relate adds are recorded first, so that a link in the
 	// library is never taken for a curator's (caselink tune).
 	log, err := linksAt(c.StringSlice("cases"))
@@ -247,9 +251,7 @@ func (env *env) writeRelated(c *cli.Context, lib *caselib.Library, changed map[s
 		}
 		return log.record(c, nil, removed)
 	}
-	stop := env.cleanUpOnSignal()
 	files, err := caselib.WriteRelated(lib, changed)
-	stop()
 	if err != nil {
 		return failure{err}
 	}

@@ -3,6 +3,7 @@ package main
 import (
 	"bufio"
 	"fmt"
+	"io"
 	"strings"
 	"time"
 
@@ -51,16 +52,8 @@ Examples:
 }
 
 func (env *env) tune(c *cli.Context) error {
-	paths := c.StringSlice("cases")
-	switch {
-	case c.Args().Present():
-		return usagef("unexpected arguments %q", c.Args().Slice())
-	case len(paths) == 0:
-		return usagef("tune learns from your library's curated links: give it with --cases")
-	case c.Int("folds") < 2:
-		return usagef("--folds must be at least 2")
-	case c.Int("k") < 1:
-		return usagef("--k must be at least 1")
+	if err := checkTuneFlags(c); err != nil {
+		return err
 	}
 	target, err := weightsAt(c)
 	if err != nil {
@@ -77,21 +70,75 @@ func (env *env) tune(c *cli.Context) error {
 	if err != nil {
 		return err
 	}
+	sig, err := curatedSignal(c, lib)
+	if err != nil {
+		return err
+	}
+	w := bufio.NewWriter(env.stdout)
+	defer w.Flush()
+	printSignal(w, sig, from)
+	if err := sig.Enough(c.Int("folds")); err != nil {
+		fmt.Fprintf(w, "%v; nothing learned, nothing written\n", err)
+		return nil
+	}
+	w.Flush()
+	b := eval.DefaultBootstrap()
+	res, err := tuned.Tune(lib.Cases, base, sig, tuned.Options{Folds: c.Int("folds"), K: c.Int("k"), Bootstrap: b,
+		Progress: env.tuneProgress})
+	if err != nil {
+		return usageError{err}
+	}
+	write, err := printTuned(w, c, res, b)
+	if err != nil || !write {
+		return err
+	}
+	if !c.Bool("write") {
+		fmt.Fprintf(w, "dry run: run with --write to save them in %s\n", target)
+		return nil
+	}
+	if err := saveTuned(c, target, res, sig); err != nil {
+		return err
+	}
+	fmt.Fprintf(w, "wrote [%s] to %s\n", tuned.Table, target)
+	return nil
+}
+
+// checkTuneFlags refuses tune's bad usage before anything is read.
+func checkTuneFlags(c *cli.Context) error {
+	switch {
+	case c.Args().Present():
+		return usagef("unexpected arguments %q", c.Args().Slice())
+	case len(c.StringSlice("cases")) == 0:
+		return usagef("tune learns from your library's curated links: give it with --cases")
+	case c.Int("folds") < 2:
+		return usagef("--folds must be at least 2")
+	case c.Int("k") < 1:
+		return usagef("--k must be at least 1")
+	}
+	return nil
+}
+
+// curatedSignal gathers what the library's curators wrote: its related
+// lists, less the links relate wrote, and the dupes decisions.
+func curatedSignal(c *cli.Context, lib *caselib.Library) (tuned.Signal, error) {
+	paths := c.StringSlice("cases")
 	machine := map[tuned.Link]bool{}
 	if log, err := linksAt(paths); err == nil { // standard input has no folder, so no links relate wrote
 		if machine, err = log.read(c); err != nil {
-			return usageError{err}
+			return tuned.Signal{}, usageError{err}
 		}
 	}
 	var decisions []caselib.Decision
 	if store, _, err := decisionStore(c.String("decisions"), paths); err == nil {
 		if decisions, err = store.Load(); err != nil {
-			return err
+			return tuned.Signal{}, err
 		}
 	}
-	sig := tuned.Curated(lib.Cases, machine, decisions)
-	w := bufio.NewWriter(env.stdout)
-	defer w.Flush()
+	return tuned.Curated(lib.Cases, machine, decisions), nil
+}
+
+// printSignal says what tune learns from and the weights it starts from.
+func printSignal(w io.Writer, sig tuned.Signal, from string) {
 	fmt.Fprintf(w, "curated signal: %d link(s) in related lists and decisions (%d written by relate left out",
 		sig.Links, sig.Machine)
 	if sig.Unknown > 0 {
@@ -100,25 +147,22 @@ func (env *env) tune(c *cli.Context) error {
 	fmt.Fprintf(w, "), %d confirmed duplicate(s), %d dismissed pair(s); %d group(s) of linked cases\n",
 		sig.Duplicates, sig.NotDuplicates, sig.Groups)
 	fmt.Fprintf(w, "current weights: %s\n", from)
-	if err := sig.Enough(c.Int("folds")); err != nil {
-		fmt.Fprintf(w, "%v; nothing learned, nothing written\n", err)
-		return nil
-	}
-	w.Flush()
-	b := eval.DefaultBootstrap()
-	progress := func(done, total int) {
-		if env.stderrIsTerminal() {
-			fmt.Fprintf(env.stderr, "\rtune: scored %d/%d weightings", done, total)
-			if done == total {
-				fmt.Fprintln(env.stderr)
-			}
+}
+
+// tuneProgress shows on a terminal how many weightings tune has scored.
+func (env *env) tuneProgress(done, total int) {
+	if env.stderrIsTerminal() {
+		fmt.Fprintf(env.stderr, "\rtune: scored %d/%d weightings", done, total)
+		if done == total {
+			fmt.Fprintln(env.stderr)
 		}
 	}
-	res, err := tuned.Tune(lib.Cases, base, sig, tuned.Options{Folds: c.Int("folds"), K: c.Int("k"), Bootstrap: b,
-		Progress: progress})
-	if err != nil {
-		return usageError{err}
-	}
+}
+
+// printTuned prints the cross-validation, the held-out gain and what the
+// chosen weights change, and reports whether they may be written: a change
+// with a held-out gain whose interval lies above zero.
+func printTuned(w io.Writer, c *cli.Context, res tuned.Result, b eval.Bootstrap) (bool, error) {
 	var items []string
 	for _, t := range []string{"relate", "dupes", "dismissed"} {
 		if n := res.Items[t]; n > 0 {
@@ -128,7 +172,7 @@ func (env *env) tune(c *cli.Context) error {
 	fmt.Fprintf(w, "scored %d weightings on %s list(s), nDCG@%d; %d-fold cross-validation by group of links\n\n",
 		res.Candidates, strings.Join(items, ", "), c.Int("k"), c.Int("folds"))
 	if err := eval.WriteCV(w, res.CV, b); err != nil {
-		return err
+		return false, err
 	}
 	d := res.CV.Delta
 	fmt.Fprintf(w, "\nheld-out gain of tuning over the current weights: %+.4f, 95%% interval [%+.4f, %+.4f] (%d lists)\n",
@@ -136,7 +180,7 @@ func (env *env) tune(c *cli.Context) error {
 	changes := tuned.Changes(res.Current, res.Chosen)
 	if len(changes) == 0 {
 		fmt.Fprintln(w, "chosen on every list: the current weights; nothing to change")
-		return nil
+		return false, nil
 	}
 	fmt.Fprintf(w, "chosen on every list: %s (gain there %+.4f [%+.4f, %+.4f])\nwhat changes:\n",
 		res.ChosenName, res.Train.Mean, res.Train.Lo, res.Train.Hi)
@@ -146,31 +190,33 @@ func (env *env) tune(c *cli.Context) error {
 	switch {
 	case d.Lo < 0:
 		fmt.Fprintf(w, "not written: part of the held-out gain's interval lies below zero, so the change may not hold on new links\n")
-		return nil
+		return false, nil
 	case d.Mean <= 0:
 		fmt.Fprintf(w, "not written: no gain on the held-out links\n")
-		return nil
+		return false, nil
 	}
-	if !c.Bool("write") {
-		fmt.Fprintf(w, "dry run: run with --write to save them in %s\n", target)
-		return nil
-	}
+	return true, nil
+}
+
+// saveTuned writes the chosen weights into target's [weights] table, with
+// the keys tune does not learn kept as they were set.
+func saveTuned(c *cli.Context, target weightsStore, res tuned.Result, sig tuned.Signal) error {
 	old, err := target.load(c)
 	if err != nil {
 		return usageError{err}
 	}
 	out := tuned.Weights{Values: map[string]float64{}}
-	for k, v := range old.Values { // keys tune does not learn stay as set
+	for k, v := range old.Values {
 		out.Values[k] = v
 	}
 	for k, v := range res.Chosen.Values {
 		out.Values[k] = v
 	}
+	d := res.CV.Delta
 	out.Note = fmt.Sprintf("caselink tune %s: %d curated links, held-out gain %+.4f [%+.4f, %+.4f]",
 		time.Now().UTC().Format(time.DateOnly), sig.Links, d.Mean, d.Lo, d.Hi)
 	if err := target.save(c, out); err != nil {
 		return failure{err}
 	}
-	fmt.Fprintf(w, "wrote [%s] to %s\n", tuned.Table, target)
 	return nil
 }

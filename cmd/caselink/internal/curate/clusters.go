@@ -3,7 +3,6 @@ package curate
 import (
 	"cmp"
 	"slices"
-	"time"
 
 	"github.com/caselink/caselink/similarity"
 	"github.com/caselink/caselink/similarity/caselib"
@@ -51,108 +50,140 @@ const clusterJoin = 0.5
 func Clusters(ix *similarity.Index, pairs []DupePair) []DupeCluster {
 	order := slices.Clone(pairs)
 	slices.SortStableFunc(order, func(x, y DupePair) int { return cmp.Compare(y.Score, x.Score) })
-	listed := make(map[[2]int]bool, len(pairs))
-	for _, p := range pairs {
-		listed[[2]int{min(p.A, p.B), max(p.A, p.B)}] = true
-	}
-	span := map[int][2]int{} // group id → first and last day of its dated cases
-	dayOf := func(c int) (int, bool) {
-		d := ix.Case(c).Date
-		t, err := time.Parse(time.DateOnly, d[:min(len(d), 10)])
-		if err != nil {
-			return 0, false
-		}
-		return int(t.Unix() / 86400), true
-	}
-	group := map[int]int{}     // case → group id
-	members := map[int][]int{} // group id → cases
-	var held []DupePair        // pairs whose two cases stayed in different groups
-	next := 0
-	place := func(c int) int {
-		if g, ok := group[c]; ok {
-			return g
-		}
-		group[c], members[next] = next, []int{c}
-		if d, ok := dayOf(c); ok {
-			span[next] = [2]int{d, d}
-		}
-		next++
-		return next - 1
-	}
+	g := newGrouping(ix, pairs)
 	for _, p := range order {
-		ga, gb := place(p.A), place(p.B)
-		if ga == gb {
-			continue
+		g.join(p)
+	}
+	out, strength := g.clusters(order)
+	return sortClusters(ix, out, strength)
+}
+
+// grouping is the state of Clusters: which group each case is in, each
+// group's cases and the days its dated cases span, and the pairs left
+// between two groups.
+type grouping struct {
+	ix      *similarity.Index
+	listed  map[[2]int]bool
+	group   map[int]int    // case → group id
+	members map[int][]int  // group id → cases
+	span    map[int][2]int // group id → first and last day of its dated cases
+	held    []DupePair     // pairs whose two cases stayed in different groups
+	next    int
+}
+
+func newGrouping(ix *similarity.Index, pairs []DupePair) *grouping {
+	g := &grouping{ix: ix, listed: make(map[[2]int]bool, len(pairs)),
+		group: map[int]int{}, members: map[int][]int{}, span: map[int][2]int{}}
+	for _, p := range pairs {
+		g.listed[[2]int{min(p.A, p.B), max(p.A, p.B)}] = true
+	}
+	return g
+}
+
+// place returns the group of case c, a new group of its own the first time.
+func (g *grouping) place(c int) int {
+	if id, ok := g.group[c]; ok {
+		return id
+	}
+	g.group[c], g.members[g.next] = g.next, []int{c}
+	if d, ok := caselib.DayNumber(g.ix.Case(c).Date); ok {
+		g.span[g.next] = [2]int{d, d}
+	}
+	g.next++
+	return g.next - 1
+}
+
+// join merges the groups of p's two cases, unless the merged group would
+// span more than clusterDays or the two groups are linked by too few
+// listed pairs: then p is held as a link between them.
+func (g *grouping) join(p DupePair) {
+	ga, gb := g.place(p.A), g.place(p.B)
+	if ga == gb {
+		return
+	}
+	ma, mb := g.members[ga], g.members[gb]
+	sa, okA := g.span[ga]
+	sb, okB := g.span[gb]
+	joined := sa
+	switch {
+	case okA && okB:
+		joined = [2]int{min(sa[0], sb[0]), max(sa[1], sb[1])}
+		if joined[1]-joined[0] > clusterDays && len(ma)+len(mb) > 2 {
+			g.held = append(g.held, p)
+			return
 		}
-		ma, mb := members[ga], members[gb]
-		sa, okA := span[ga]
-		sb, okB := span[gb]
-		joined := sa
-		switch {
-		case okA && okB:
-			joined = [2]int{min(sa[0], sb[0]), max(sa[1], sb[1])}
-			if joined[1]-joined[0] > clusterDays && len(ma)+len(mb) > 2 {
-				held = append(held, p)
-				continue
+	case okB:
+		joined = sb
+	}
+	if len(ma) > 1 && len(mb) > 1 && float64(g.links(ma, mb)) < clusterJoin*float64(len(ma)*len(mb)) {
+		g.held = append(g.held, p)
+		return
+	}
+	if len(ma) < len(mb) {
+		ga, gb, ma, mb = gb, ga, mb, ma
+	}
+	for _, c := range mb {
+		g.group[c] = ga
+	}
+	g.members[ga] = append(ma, mb...)
+	delete(g.members, gb)
+	delete(g.span, gb)
+	if okA || okB {
+		g.span[ga] = joined
+	}
+}
+
+// links counts the listed pairs between the cases of ma and those of mb.
+func (g *grouping) links(ma, mb []int) int {
+	n := 0
+	for _, x := range ma {
+		for _, y := range mb {
+			if g.listed[[2]int{min(x, y), max(x, y)}] {
+				n++
 			}
-		case okB:
-			joined = sb
-		}
-		if len(ma) > 1 && len(mb) > 1 {
-			links := 0
-			for _, x := range ma {
-				for _, y := range mb {
-					if listed[[2]int{min(x, y), max(x, y)}] {
-						links++
-					}
-				}
-			}
-			if float64(links) < clusterJoin*float64(len(ma)*len(mb)) {
-				held = append(held, p)
-				continue
-			}
-		}
-		if len(ma) < len(mb) {
-			ga, gb, ma, mb = gb, ga, mb, ma
-		}
-		for _, c := range mb {
-			group[c] = ga
-		}
-		members[ga] = append(ma, mb...)
-		delete(members, gb)
-		delete(span, gb)
-		if okA || okB {
-			span[ga] = joined
 		}
 	}
+	return n
+}
+
+// clusters returns the groups as clusters, in the order of their best
+// pair, with their pairs and links, and each case's summed pair scores.
+func (g *grouping) clusters(order []DupePair) ([]*DupeCluster, map[int]float64) {
 	byGroup := map[int]*DupeCluster{}
 	var out []*DupeCluster
 	strength := map[int]float64{}
 	for _, p := range order {
-		g := group[p.A]
-		if g != group[p.B] {
+		id := g.group[p.A]
+		if id != g.group[p.B] {
 			continue
 		}
-		c := byGroup[g]
+		c := byGroup[id]
 		if c == nil {
-			c = &DupeCluster{Cases: members[g], Score: p.Score}
-			byGroup[g] = c
+			c = &DupeCluster{Cases: g.members[id], Score: p.Score}
+			byGroup[id] = c
 			out = append(out, c)
 		}
 		c.Pairs = append(c.Pairs, p)
 		strength[p.A] += p.Score
 		strength[p.B] += p.Score
 	}
-	for _, p := range held {
-		if group[p.A] == group[p.B] {
+	for _, p := range g.held {
+		if g.group[p.A] == g.group[p.B] {
 			continue // joined later by stronger links: one of the cluster's pairs
 		}
-		for _, g := range []int{group[p.A], group[p.B]} {
-			if c := byGroup[g]; c != nil {
+		for _, id := range []int{g.group[p.A], g.group[p.B]} {
+			if c := byGroup[id]; c != nil {
 				c.Links = append(c.Links, p)
 			}
 		}
 	}
+	return out, strength
+}
+
+// sortClusters orders each cluster's cases by strength (ties by id) and the
+// clusters by their best pair (ties by their best case's id), and numbers
+// them.
+func sortClusters(ix *similarity.Index, out []*DupeCluster, strength map[int]float64) []DupeCluster {
 	for _, c := range out {
 		slices.SortFunc(c.Cases, func(x, y int) int {
 			if s := cmp.Compare(strength[y], strength[x]); s != 0 {

@@ -459,40 +459,17 @@ func (s *Server) apiDupes(w http.ResponseWriter, r *http.Request) {
 	if !ok {
 		return
 	}
-	q := curate.DupesQuery{Threshold: s.opts.DupesThreshold}
-	if q.Offset, q.Limit, ok = pageParams(w, r, maxDupes); !ok {
-		return
-	}
-	var err error
-	if v := r.URL.Query().Get("threshold"); v != "" {
-		if q.Threshold, err = ParseNumber("threshold", v); err != nil || q.Threshold < 0 || q.Threshold > 1 {
-			writeError(w, http.StatusBadRequest, "threshold must be a number from 0 to 1, got %q", v)
-			return
-		}
-	}
-	switch v := r.URL.Query().Get("pending"); v {
-	case "", "0", "false":
-	case "1", "true":
-		q.Pending = true
-	default:
-		writeError(w, http.StatusBadRequest, "pending must be true or false, got %q", v)
+	q, byCluster, ok := dupesParams(w, r, s.opts.DupesThreshold)
+	if !ok {
 		return
 	}
 	var decisions []caselib.Decision
 	if s.decisions != nil {
+		var err error
 		if decisions, err = s.decisions.Load(); err != nil {
 			writeError(w, http.StatusInternalServerError, "cannot read the decisions: %v", err)
 			return
 		}
-	}
-	byCluster := false
-	switch v := r.URL.Query().Get("order"); v {
-	case "", "score":
-	case "cluster":
-		byCluster = true
-	default:
-		writeError(w, http.StatusBadRequest, "order must be score or cluster, got %q", v)
-		return
 	}
 	snap := s.cur.Load()
 	ix := snap.ix
@@ -538,6 +515,40 @@ func (s *Server) apiDupes(w http.ResponseWriter, r *http.Request) {
 		}
 	}
 	writeJSON(w, http.StatusOK, out)
+}
+
+// dupesParams reads the query of GET /api/dupes: the page, the threshold
+// (default threshold), pending, and whether the pairs go by cluster; on a
+// bad value it writes the 400 answer and returns false.
+func dupesParams(w http.ResponseWriter, r *http.Request, threshold float64) (q curate.DupesQuery, byCluster, ok bool) {
+	q = curate.DupesQuery{Threshold: threshold}
+	if q.Offset, q.Limit, ok = pageParams(w, r, maxDupes); !ok {
+		return q, false, false
+	}
+	if v := r.URL.Query().Get("threshold"); v != "" {
+		var err error
+		if q.Threshold, err = ParseNumber("threshold", v); err != nil || q.Threshold < 0 || q.Threshold > 1 {
+			writeError(w, http.StatusBadRequest, "threshold must be a number from 0 to 1, got %q", v)
+			return q, false, false
+		}
+	}
+	switch v := r.URL.Query().Get("pending"); v {
+	case "", "0", "false":
+	case "1", "true":
+		q.Pending = true
+	default:
+		writeError(w, http.StatusBadRequest, "pending must be true or false, got %q", v)
+		return q, false, false
+	}
+	switch v := r.URL.Query().Get("order"); v {
+	case "", "score":
+	case "cluster":
+		byCluster = true
+	default:
+		writeError(w, http.StatusBadRequest, "order must be score or cluster, got %q", v)
+		return q, false, false
+	}
+	return q, byCluster, true
 }
 
 // dupePair is the answer's form of a listed pair of cluster n: both

@@ -332,38 +332,9 @@ func Tune(cases []*caselib.Case, base similarity.Config, s Signal, opt Options) 
 		return Result{}, errors.New("tune: K must be at least 1")
 	}
 	cands := Candidates(cases, base)
-	m := eval.Matrix{}
 	res := Result{Current: cands[0].Weights, Candidates: len(cands), Items: map[string]int{}}
-	relSubjects := s.Related.Subjects()
-	dupSubjects := s.Dupes.Subjects()
-	disSubjects := slices.Sorted(maps.Keys(s.Dismissed))
-	tasks := []struct {
-		name string
-		ids  []string
-	}{{"relate", relSubjects}, {"dupes", dupSubjects}, {"dismissed", disSubjects}}
-	ntasks := 0
-	for _, t := range tasks {
-		if len(t.ids) > 0 {
-			ntasks++
-		}
-	}
-	for _, t := range tasks {
-		for _, id := range t.ids {
-			m.Items = append(m.Items, t.name+":"+id)
-			m.Groups = append(m.Groups, s.group[id])
-			m.Weights = append(m.Weights, 1/float64(len(t.ids)*ntasks))
-		}
-		if len(t.ids) > 0 {
-			res.Items[t.name] = len(t.ids)
-		}
-	}
-	needDupes := map[string]bool{}
-	for _, id := range dupSubjects {
-		needDupes[id] = true
-	}
-	for _, id := range disSubjects {
-		needDupes[id] = true
-	}
+	l := newLists(s)
+	m := l.matrix(s, res.Items)
 	for ci, c := range cands {
 		cfg := base
 		Apply(&cfg, c.Weights)
@@ -371,43 +342,8 @@ func Tune(cases []*caselib.Case, base similarity.Config, s Signal, opt Options) 
 		if err != nil {
 			return Result{}, err
 		}
-		relate := make([][]string, len(relSubjects))
-		par.Each(len(relSubjects), func(i int) {
-			d, _ := ix.Lookup(relSubjects[i])
-			for _, h := range ix.Related(d, opt.K, 0) {
-				relate[i] = append(relate[i], h.ID)
-			}
-		})
-		dupes := map[string][]string{}
-		dupIDs := slices.Sorted(maps.Keys(needDupes))
-		lists := make([][]string, len(dupIDs))
-		par.Each(len(dupIDs), func(i int) {
-			d, _ := ix.Lookup(dupIDs[i])
-			for _, h := range ix.DupesOf(d, opt.K, 0) {
-				lists[i] = append(lists[i], h.ID)
-			}
-		})
-		for i, id := range dupIDs {
-			dupes[id] = lists[i]
-		}
-		row := make([]float64, 0, len(m.Items))
-		for i, id := range relSubjects {
-			row = append(row, eval.Score(relate[i], s.Related[id], opt.K).NDCG)
-		}
-		for _, id := range dupSubjects {
-			row = append(row, eval.Score(dupes[id], s.Dupes[id], opt.K).NDCG)
-		}
-		for _, id := range disSubjects {
-			kept := 0
-			for _, other := range s.Dismissed[id] {
-				if !slices.Contains(dupes[id], other) {
-					kept++
-				}
-			}
-			row = append(row, float64(kept)/float64(len(s.Dismissed[id])))
-		}
 		m.Variants = append(m.Variants, c.Name)
-		m.Scores = append(m.Scores, row)
+		m.Scores = append(m.Scores, l.score(ix, s, opt.K))
 		if opt.Progress != nil {
 			opt.Progress(ci+1, len(cands))
 		}
@@ -425,6 +361,93 @@ func Tune(cases []*caselib.Case, base similarity.Config, s Signal, opt Options) 
 	res.CV, res.Train = cv, best.Delta
 	res.Chosen, res.ChosenName = cands[best.Variant].Weights, best.Name
 	return res, nil
+}
+
+// lists are the curated lists Tune scores each weighting on: the subjects
+// of related links, of confirmed duplicates and of dismissed pairs.
+type lists struct {
+	relate, dupes, dismissed []string
+	needDupes                []string // the cases whose dupes list is scored
+}
+
+func newLists(s Signal) lists {
+	l := lists{relate: s.Related.Subjects(), dupes: s.Dupes.Subjects(),
+		dismissed: slices.Sorted(maps.Keys(s.Dismissed))}
+	need := map[string]bool{}
+	for _, id := range append(slices.Clone(l.dupes), l.dismissed...) {
+		need[id] = true
+	}
+	l.needDupes = slices.Sorted(maps.Keys(need))
+	return l
+}
+
+// matrix returns the matrix of lists, without scores: each list's item,
+// group and weight (each task weighing the same), and counts the lists of
+// each task in items.
+func (l lists) matrix(s Signal, items map[string]int) eval.Matrix {
+	m := eval.Matrix{}
+	tasks := []struct {
+		name string
+		ids  []string
+	}{{"relate", l.relate}, {"dupes", l.dupes}, {"dismissed", l.dismissed}}
+	ntasks := 0
+	for _, t := range tasks {
+		if len(t.ids) > 0 {
+			ntasks++
+		}
+	}
+	for _, t := range tasks {
+		for _, id := range t.ids {
+			m.Items = append(m.Items, t.name+":"+id)
+			m.Groups = append(m.Groups, s.group[id])
+			m.Weights = append(m.Weights, 1/float64(len(t.ids)*ntasks))
+		}
+		if len(t.ids) > 0 {
+			items[t.name] = len(t.ids)
+		}
+	}
+	return m
+}
+
+// score returns the score of every list on ix, in the matrix's order:
+// relate nDCG@k of the curated links, dupes nDCG@k of the confirmed
+// duplicates, and the share of dismissed pairs kept out of the top k.
+func (l lists) score(ix *similarity.Index, s Signal, k int) []float64 {
+	relate := make([][]string, len(l.relate))
+	par.Each(len(l.relate), func(i int) {
+		d, _ := ix.Lookup(l.relate[i])
+		for _, h := range ix.Related(d, k, 0) {
+			relate[i] = append(relate[i], h.ID)
+		}
+	})
+	found := make([][]string, len(l.needDupes))
+	par.Each(len(l.needDupes), func(i int) {
+		d, _ := ix.Lookup(l.needDupes[i])
+		for _, h := range ix.DupesOf(d, k, 0) {
+			found[i] = append(found[i], h.ID)
+		}
+	})
+	dupes := map[string][]string{}
+	for i, id := range l.needDupes {
+		dupes[id] = found[i]
+	}
+	row := make([]float64, 0, len(l.relate)+len(l.dupes)+len(l.dismissed))
+	for i, id := range l.relate {
+		row = append(row, eval.Score(relate[i], s.Related[id], k).NDCG)
+	}
+	for _, id := range l.dupes {
+		row = append(row, eval.Score(dupes[id], s.Dupes[id], k).NDCG)
+	}
+	for _, id := range l.dismissed {
+		kept := 0
+		for _, other := range s.Dismissed[id] {
+			if !slices.Contains(dupes[id], other) {
+				kept++
+			}
+		}
+		row = append(row, float64(kept)/float64(len(s.Dismissed[id])))
+	}
+	return row
 }
 
 // simplest keeps, of candidates that score the same on every list (a date
