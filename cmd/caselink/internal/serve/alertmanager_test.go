@@ -65,18 +65,7 @@ func TestAlertmanagerEndToEnd(t *testing.T) {
 	opts := testOptions()
 	opts.Service.Tokens = testTokens(t)
 	opts.Service.Notify = slack.URL + "/services/T0/B0/secret"
-	s, err := New(opts)
-	if err != nil {
-		t.Fatal(err)
-	}
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	ctx, cancel := context.WithCancel(context.Background())
-	served := make(chan error, 1)
-	go func() { served <- s.Serve(ctx, ln) }()
-	defer func() { cancel(); <-served }()
+	s, ln := serveLoopback(t, opts)
 
 	dir := t.TempDir()
 	amAddr := freeAddr(t)

@@ -421,29 +421,29 @@ func (s *Server) query(req MatchRequest) (similarity.Query, error) {
 	return similarity.Query{Text: req.Text, K: top, MinScore: minScore, Filter: filter}, nil
 }
 
-func (s *Server) apiCase(w http.ResponseWriter, r *http.Request) {
-	lg, ok := lang(w, r)
-	if !ok {
-		return
+// pathCase reads the language and the case {id} of a request to a case's
+// route, with the index it is in; when either is wrong it writes the error
+// answer and returns false.
+func (s *Server) pathCase(w http.ResponseWriter, r *http.Request) (ix *similarity.Index, doc int, lg string, ok bool) {
+	if lg, ok = lang(w, r); !ok {
+		return nil, 0, "", false
 	}
-	ix := s.cur.Load().ix
-	doc, ok := ix.Lookup(r.PathValue("id"))
-	if !ok {
+	ix = s.cur.Load().ix
+	if doc, ok = ix.Lookup(r.PathValue("id")); !ok {
 		writeError(w, http.StatusNotFound, "no case with id %q", r.PathValue("id"))
-		return
 	}
-	writeJSON(w, http.StatusOK, s.caseView(ix, doc, lg))
+	return ix, doc, lg, ok
+}
+
+func (s *Server) apiCase(w http.ResponseWriter, r *http.Request) {
+	if ix, doc, lg, ok := s.pathCase(w, r); ok {
+		writeJSON(w, http.StatusOK, s.caseView(ix, doc, lg))
+	}
 }
 
 func (s *Server) apiRelated(w http.ResponseWriter, r *http.Request) {
-	lg, ok := lang(w, r)
+	ix, doc, lg, ok := s.pathCase(w, r)
 	if !ok {
-		return
-	}
-	ix := s.cur.Load().ix
-	doc, ok := ix.Lookup(r.PathValue("id"))
-	if !ok {
-		writeError(w, http.StatusNotFound, "no case with id %q", r.PathValue("id"))
 		return
 	}
 	top, err := intParam(r, "top", defaultTop, 1, maxTop)

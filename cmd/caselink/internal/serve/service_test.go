@@ -210,18 +210,7 @@ func TestCrossSiteWrites(t *testing.T) {
 func TestHostCheck(t *testing.T) {
 	opts := testOptions()
 	opts.Service.Hosts = []string{"caselink.internal"}
-	s, err := New(opts)
-	if err != nil {
-		t.Fatal(err)
-	}
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	ctx, cancel := context.WithCancel(context.Background())
-	done := make(chan error, 1)
-	go func() { done <- s.Serve(ctx, ln) }()
-	t.Cleanup(func() { cancel(); <-done })
+	_, ln := serveLoopback(t, opts)
 	base := "http://" + ln.Addr().String()
 	_, port, _ := net.SplitHostPort(ln.Addr().String())
 	for host, want := range map[string]int{
@@ -583,4 +572,24 @@ func TestReloadSkipsHalfWrittenFile(t *testing.T) {
 	if f := fewest.Load(); f < n {
 		t.Errorf("served %d of %d cases while the file was being rewritten", f, n)
 	}
+}
+
+// serveLoopback starts a server with opts on a free loopback port, as
+// caselink serve does (its own listener, Host checks and all), and stops it
+// when the test ends.
+func serveLoopback(t *testing.T, opts Options) (*Server, net.Listener) {
+	t.Helper()
+	s, err := New(opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan error, 1)
+	go func() { done <- s.Serve(ctx, ln) }()
+	t.Cleanup(func() { cancel(); <-done })
+	return s, ln
 }
