@@ -1,8 +1,6 @@
 package serve
 
 import (
-	"io"
-	"net/http"
 	"os"
 	"slices"
 	"strings"
@@ -35,17 +33,11 @@ func TestPagesInKorean(t *testing.T) {
 	_, ts := newTestServer(t, testOptions(dir))
 	get := func(path, accept string) (int, string) {
 		t.Helper()
-		req, _ := http.NewRequest("GET", ts.URL+path, nil)
+		hdr := map[string]string{}
 		if accept != "" {
-			req.Header.Set("Accept-Language", accept)
+			hdr["Accept-Language"] = accept
 		}
-		resp, err := http.DefaultClient.Do(req)
-		if err != nil {
-			t.Fatal(err)
-		}
-		defer resp.Body.Close()
-		b, _ := io.ReadAll(resp.Body)
-		return resp.StatusCode, string(b)
+		return send(t, "GET", ts.URL+path, "", hdr)
 	}
 	// English phrases of the labels: several words, no markup, no blank
 	// to fill (a single word such as "case" is part of other text).
