@@ -38,7 +38,7 @@ GET /metrics is for Prometheus; POST /api/alerts takes Alertmanager's webhook, a
 cases. Settings can come from caselink.toml ([serve] addr, tokens, host, notify, max-paste …;
 see caselink config). A request log goes to standard error (--log-format json for JSON).
 Add ?lang=ko to a page or API address (or prefer Korean in the browser) to read the
-cases' Korean text where they have it.
+cases' Korean text where they have it, and every label of the page in Korean.
 
 Examples:
    caselink serve                                 (the embedded seed cases)

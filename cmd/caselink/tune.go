@@ -22,10 +22,15 @@ func tuneCommand(env *env) *cli.Command {
 prior of relate should weigh in this library, from what its curators wrote: the related lists
 of the cases (less the links relate --write added, which relate records in ` + tuned.LinksName + `
 beside the library) and the duplicate decisions of dupes (confirmed pairs should come first,
-dismissed ones stay out of the top).
+dismissed ones stay out of the top). Verdicts given on match hits (Helpful / Not helpful on
+the page, POST /api/feedback, kept in ` + caselib.FeedbackName + ` beside the library) count too: each
+paste is a judged match list (a helpful case graded 2, an unhelpful one 0), and with them tune
+also chooses the weight of match's second stage (second_stage). A postgres:// library keeps no
+feedback.
 
 It scores a grid of weightings on those lists and cross-validates the choice over --folds folds
-made of connected groups of links, so that a group of linked cases is never on both sides. It
+made of connected groups of links (each paste a group of its own), so that a group of linked
+cases or a paste is never on both sides. It
 prints the held-out gain of the chosen weights over the current ones with its 95% paired
 bootstrap interval, and what changes.
 
@@ -134,7 +139,15 @@ func curatedSignal(c *cli.Context, lib *caselib.Library) (tuned.Signal, error) {
 			return tuned.Signal{}, err
 		}
 	}
-	return tuned.Curated(lib.Cases, machine, decisions), nil
+	sig := tuned.Curated(lib.Cases, machine, decisions)
+	if p, err := caselib.FeedbackPath(paths); err == nil { // seeds, standard input and tables keep no feedback
+		fb, err := caselib.NewFeedbackFile(p).Load()
+		if err != nil {
+			return tuned.Signal{}, usageError{err}
+		}
+		sig.AddFeedback(lib.Cases, fb)
+	}
+	return sig, nil
 }
 
 // printSignal says what tune learns from and the weights it starts from.
@@ -144,8 +157,18 @@ func printSignal(w io.Writer, sig tuned.Signal, from string) {
 	if sig.Unknown > 0 {
 		fmt.Fprintf(w, ", %d naming no case", sig.Unknown)
 	}
+	pastes := len(sig.MatchLists()) // each a group of its own
 	fmt.Fprintf(w, "), %d confirmed duplicate(s), %d dismissed pair(s); %d group(s) of linked cases\n",
-		sig.Duplicates, sig.NotDuplicates, sig.Groups)
+		sig.Duplicates, sig.NotDuplicates, sig.Groups-pastes)
+	if sig.Verdicts+sig.FeedbackUnknown > 0 {
+		fmt.Fprintf(w, "feedback: %d verdict(s) on match hits used (%d helpful, %d not helpful) on %d paste(s), "+
+			"%d of them with a helpful verdict scored as match lists", sig.Verdicts, sig.Helpful,
+			sig.Verdicts-sig.Helpful, sig.Judged, pastes)
+		if sig.FeedbackUnknown > 0 {
+			fmt.Fprintf(w, " (%d naming no case left out)", sig.FeedbackUnknown)
+		}
+		fmt.Fprintln(w)
+	}
 	fmt.Fprintf(w, "current weights: %s\n", from)
 }
 
@@ -164,12 +187,12 @@ func (env *env) tuneProgress(done, total int) {
 // with a held-out gain whose interval lies above zero.
 func printTuned(w io.Writer, c *cli.Context, res tuned.Result, b eval.Bootstrap) (bool, error) {
 	var items []string
-	for _, t := range []string{"relate", "dupes", "dismissed"} {
+	for _, t := range []string{"relate", "dupes", "dismissed", "match"} {
 		if n := res.Items[t]; n > 0 {
 			items = append(items, fmt.Sprintf("%d %s", n, t))
 		}
 	}
-	fmt.Fprintf(w, "scored %d weightings on %s list(s), nDCG@%d; %d-fold cross-validation by group of links\n\n",
+	fmt.Fprintf(w, "scored %d weightings on %s list(s), nDCG@%d; %d-fold cross-validation by group of links and paste\n\n",
 		res.Candidates, strings.Join(items, ", "), c.Int("k"), c.Int("folds"))
 	if err := eval.WriteCV(w, res.CV, b); err != nil {
 		return false, err
@@ -213,8 +236,12 @@ func saveTuned(c *cli.Context, target weightsStore, res tuned.Result, sig tuned.
 		out.Values[k] = v
 	}
 	d := res.CV.Delta
-	out.Note = fmt.Sprintf("caselink tune %s: %d curated links, held-out gain %+.4f [%+.4f, %+.4f]",
-		time.Now().UTC().Format(time.DateOnly), sig.Links, d.Mean, d.Lo, d.Hi)
+	var fb string
+	if sig.Verdicts > 0 {
+		fb = fmt.Sprintf(", %d feedback verdicts", sig.Verdicts)
+	}
+	out.Note = fmt.Sprintf("caselink tune %s: %d curated links%s, held-out gain %+.4f [%+.4f, %+.4f]",
+		time.Now().UTC().Format(time.DateOnly), sig.Links, fb, d.Mean, d.Lo, d.Hi)
 	if err := target.save(c, out); err != nil {
 		return failure{err}
 	}

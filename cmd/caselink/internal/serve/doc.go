@@ -62,7 +62,8 @@
 // The answers are the exported types of this package ([MatchRequest],
 // [HitList], [CaseList], [CaseView], [DupesAnswer], [DecisionRequest],
 // [DecisionAnswer], [FeedbackRequest], [FeedbackAnswer], [Health]) encoded
-// as JSON. The page's labels are Korean with ?lang=ko or Accept-Language: ko
+// as JSON. Every page's labels (match, case, dupes review, not found) are
+// Korean with ?lang=ko or Accept-Language: ko
 // (labels.go); its header names the library by its folders' base names.
 //
 // # Language

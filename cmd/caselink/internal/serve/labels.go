@@ -6,8 +6,8 @@ import (
 	"strings"
 )
 
-// pageLabels are the words of the match page, the case page and the header in each
-// language of the page (?lang=ko or Accept-Language: ko gives Korean). The
+// pageLabels are the words of every page (match, case, dupes review, not
+// found) and of the header in each language of the page (?lang=ko or Accept-Language: ko gives Korean). The
 // page's script has its own, chosen by <html lang>.
 var pageLabels = map[string]map[string]string{
 	"en": {
@@ -25,6 +25,20 @@ var pageLabels = map[string]map[string]string{
 		"summary": "Summary", "detection": "Detection", "trigger": "Trigger", "remediation": "Remediation", "lessons": "Lessons",
 		"related": "Related cases", "shared": "shared", "noRelated": "No other case scores %s or more with this one.",
 		"linked": "Linked in the library", "notInLibrary": "(not in this library)",
+		"reloadFailed": "The library failed to reload", "reloadKept": "; the cases loaded before keep being served.",
+		"notFound": "Not found", "notFoundTitle": "Not found · caselink", "noPage": "There is no page at %s.",
+		"noCaseTitle": "No such case · caselink", "noCase": "There is no case with id %q in the library.",
+		"dupesTitle": "Probable duplicates · caselink", "dupesHeading": "Probable duplicates",
+		"dupesOrder":  "One event at a time, the most probable first (dupes score at least %s), and within it one pair of records at a time.",
+		"decisionsTo": "Decisions go to", "decisionsRead": ", the file <code>caselink dupes</code> reads.",
+		"noFolder": "nowhere: the embedded seeds have no folder", "decisionStore": "the decisions store",
+		"keys": "Keys:", "keyConfirm": "confirm duplicate", "keyDismiss": "dismiss, not a duplicate", "keySkip": "skip",
+		"keyUndo": "undo the last decision", "keyCluster": "(with Shift) confirm or dismiss every pair of the cluster.",
+		"loadingPairs": "Loading the pairs…", "clusterRecords": "Records of this cluster, the best first",
+		"confirmCluster": "Confirm the cluster", "dismissCluster": "Dismiss the cluster", "evidence": "Evidence",
+		"marked":  "Words both records use are <mark>marked</mark> in their texts.",
+		"confirm": "✓ Same incident: confirm", "dismiss": "✗ Not a duplicate: dismiss", "skipPair": "Skip", "undo": "Undo",
+		"dupesNoscript": "This page needs JavaScript. Without it, use <code>GET /api/dupes</code> and <code>POST /api/dupes/decisions</code>, or <code>caselink dupes</code>.",
 	},
 	"ko": {
 		"lang": "ko", "skip": "결과로 건너뛰기", "cases": "건", "case": "건", "loaded": "불러온 시각", "dupes": "중복 검토",
@@ -41,6 +55,20 @@ var pageLabels = map[string]map[string]string{
 		"summary": "요약", "detection": "탐지", "trigger": "계기", "remediation": "조치", "lessons": "교훈",
 		"related": "관련 사례", "shared": "공통", "noRelated": "이 사례와 %s 이상인 다른 사례가 없습니다.",
 		"linked": "라이브러리에 연결된 사례", "notInLibrary": "(이 라이브러리에 없음)",
+		"reloadFailed": "라이브러리를 다시 불러오지 못했습니다", "reloadKept": ". 전에 불러온 사례로 계속 응답합니다.",
+		"notFound": "찾을 수 없음", "notFoundTitle": "찾을 수 없음 · caselink", "noPage": "%s 에 해당하는 페이지가 없습니다.",
+		"noCaseTitle": "없는 사례 · caselink", "noCase": "라이브러리에 id가 %q인 사례가 없습니다.",
+		"dupesTitle": "중복 후보 · caselink", "dupesHeading": "중복 후보",
+		"dupesOrder":  "한 번에 한 사건씩, 가능성이 높은 것부터 (dupes 점수 %s 이상), 그 안에서 한 번에 기록 한 쌍씩 보여 줍니다.",
+		"decisionsTo": "결정은 다음 파일에 저장됩니다:", "decisionsRead": " (<code>caselink dupes</code>가 읽는 파일).",
+		"noFolder": "저장할 곳 없음: 내장 예제에는 폴더가 없습니다", "decisionStore": "결정 저장소",
+		"keys": "키:", "keyConfirm": "중복으로 확정", "keyDismiss": "중복 아님으로 기각", "keySkip": "건너뛰기",
+		"keyUndo": "마지막 결정 취소", "keyCluster": "(Shift와 함께) 묶음의 모든 쌍을 확정하거나 기각.",
+		"loadingPairs": "쌍을 불러오는 중…", "clusterRecords": "이 묶음의 기록, 가장 나은 것부터",
+		"confirmCluster": "묶음 확정", "dismissCluster": "묶음 기각", "evidence": "근거",
+		"marked":  "두 기록이 함께 쓰는 단어는 본문에 <mark>표시</mark>됩니다.",
+		"confirm": "✓ 같은 사건: 확정", "dismiss": "✗ 중복 아님: 기각", "skipPair": "건너뛰기", "undo": "취소",
+		"dupesNoscript": "이 페이지에는 JavaScript가 필요합니다. 없으면 <code>GET /api/dupes</code>와 <code>POST /api/dupes/decisions</code>, 또는 <code>caselink dupes</code>를 쓰세요.",
 	},
 }
 

@@ -119,10 +119,12 @@ func (s *Server) pageCase(w http.ResponseWriter, r *http.Request) {
 	id := r.PathValue("id")
 	doc, ok := ix.Lookup(id)
 	if !ok {
+		h := s.headerIn("", lg)
+		h.Title = h.T["noCaseTitle"]
 		s.render(w, http.StatusNotFound, "notfound.html", struct {
 			pageHeader
 			What string
-		}{s.header("No such case · caselink"), fmt.Sprintf("There is no case with id %q in the library.", id)})
+		}{h, fmt.Sprintf(h.T["noCase"], id)})
 		return
 	}
 	v := s.caseView(ix, doc, lg)
@@ -145,25 +147,41 @@ func (s *Server) pageCase(w http.ResponseWriter, r *http.Request) {
 // pageDupes is the review page of probable duplicates: one pair at a time,
 // confirmed, dismissed or skipped from the keyboard (web/static/review.js).
 func (s *Server) pageDupes(w http.ResponseWriter, r *http.Request) {
-	file := "nowhere: the embedded seeds have no folder"
+	h := s.headerFor(w, r)
+	h.Title = h.T["dupesTitle"]
+	file := h.T["noFolder"]
 	if fs, ok := s.decisions.(*caselib.DecisionFile); ok {
 		file = fs.Path()
 	} else if s.decisions != nil {
-		file = "the decisions store"
+		file = h.T["decisionStore"]
 	}
 	s.render(w, http.StatusOK, "dupes.html", struct {
 		pageHeader
 		Threshold     float64
 		CanDecide     bool
 		DecisionsFile string
-	}{s.header("Probable duplicates · caselink"), s.opts.DupesThreshold, s.decisions != nil, file})
+	}{h, s.opts.DupesThreshold, s.decisions != nil, file})
 }
 
 func (s *Server) pageNotFound(w http.ResponseWriter, r *http.Request) {
+	h := s.headerFor(w, r)
+	h.Title = h.T["notFoundTitle"]
 	s.render(w, http.StatusNotFound, "notfound.html", struct {
 		pageHeader
 		What string
-	}{s.header("Not found · caselink"), "There is no page at " + r.URL.Path + "."})
+	}{h, fmt.Sprintf(h.T["noPage"], r.URL.Path)})
+}
+
+// headerFor is the header in the language the request asks for (English
+// for a bad lang parameter: a page shows itself rather than an error); the
+// answer varies by Accept-Language.
+func (s *Server) headerFor(w http.ResponseWriter, r *http.Request) pageHeader {
+	w.Header().Add("Vary", "Accept-Language")
+	lg, err := Lang(r)
+	if err != nil {
+		lg = "en"
+	}
+	return s.headerIn("", lg)
 }
 
 // render executes a page template into a buffer, so that a template error

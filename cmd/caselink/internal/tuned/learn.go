@@ -36,9 +36,19 @@ type Signal struct {
 	// duplicates included, dismissed pairs not), "case:" and its id for a
 	// case with dismissed pairs only.
 	group map[string]string
-	// Groups is the number of groups of judged cases: the units
-	// cross-validation keeps on one side.
+	// Groups is the number of groups of judged cases (and of pastes with a
+	// helpful verdict): the units cross-validation keeps on one side.
 	Groups int
+
+	// Match grades, for each paste with feedback ("paste N"), the cases
+	// on-call engineers gave a verdict on: 2 helpful, 0 not helpful (see
+	// AddFeedback); Pastes are their texts. Both are empty without feedback.
+	Match  eval.Judgments
+	Pastes map[string]string
+	// Verdicts counts the feedback verdicts used, Helpful those of them that
+	// said helpful, Judged the distinct pastes; FeedbackUnknown the verdicts
+	// naming no case of the library.
+	Verdicts, Helpful, Judged, FeedbackUnknown int
 }
 
 // Curated collects the signal of a library: its cases' related lists, less
@@ -127,13 +137,21 @@ const MinLinks = 20
 
 // Enough returns nil when the signal can be cross-validated over folds
 // folds, else an error saying what is missing.
+// Pastes with a helpful verdict count too: MinPastes of them are enough
+// without links.
 func (s Signal) Enough(folds int) error {
-	if s.Links < MinLinks || s.Groups < folds {
+	pastes := len(s.MatchLists())
+	if (s.Links >= MinLinks || pastes >= MinPastes) && s.Groups >= folds {
+		return nil
+	}
+	if s.Verdicts == 0 {
 		return fmt.Errorf("too few curated links to learn from: %d link(s) in %d group(s) of linked cases "+
 			"(%d written by relate left out); tune needs at least %d links in at least %d groups",
 			s.Links, s.Groups, s.Machine, MinLinks, folds)
 	}
-	return nil
+	return fmt.Errorf("too few curated links and feedback to learn from: %d link(s) and %d paste(s) with a helpful "+
+		"verdict in %d group(s) (%d written by relate left out); tune needs at least %d links or %d such pastes, "+
+		"in at least %d groups", s.Links, pastes, s.Groups, s.Machine, MinLinks, MinPastes, folds)
 }
 
 // Candidate is one weighting tune tries.
@@ -142,13 +160,21 @@ type Candidate struct {
 	Weights Weights
 }
 
-// Tuned are the keys tune chooses: the four views, the tag kinds and the
-// date prior of relate. The others of Fields (the date prior of dupes, the
-// second stage of match) are read from caselink.toml but not learned:
-// curated links judge case-to-case lists, not pastes, and the second stage
-// already follows the tuned views.
+// Tuned are the keys tune chooses from curated links: the four views, the
+// tag kinds and the date prior of relate. The date prior of dupes is read
+// from caselink.toml but not learned; the second stage of match is learned
+// only from feedback on match hits (TunedWithFeedback), since curated links
+// judge case-to-case lists, not pastes.
 var Tuned = []string{"symptoms", "cause", "response", "tags",
 	"tag_domain", "tag_symptom", "tag_component", "tag_root_cause", "tag_contributing", "relate_date"}
+
+// TunedWithFeedback are the keys tune chooses when pastes carry feedback:
+// Tuned and the weight of the second stage of match.
+var TunedWithFeedback = append(slices.Clone(Tuned), "second_stage")
+
+// secondStages are the weights of the second stage of match tune tries
+// with feedback, besides the current one: off and half.
+var secondStages = []float64{0, 0.5}
 
 // coarseShare is the chance that two cases drawn at random share a tag of
 // a kind above which the kind is coarse (a product every report has, a
@@ -162,7 +188,22 @@ const coarseShare = 0.05
 // 0.5). Candidates that score the same as another (the tag kinds when the
 // tag view weighs 0) are left out.
 func Candidates(cases []*caselib.Case, base similarity.Config) []Candidate {
-	cur := Capture(base, Tuned...)
+	return candidates(cases, base, false)
+}
+
+// candidates returns Candidates, and with match (feedback on pastes) each
+// of them also with the second stage of match at every secondStages weight.
+func candidates(cases []*caselib.Case, base similarity.Config, match bool) []Candidate {
+	keys, expands := Tuned, []float64{base.Expand}
+	if match {
+		keys = TunedWithFeedback
+		for _, e := range secondStages {
+			if !slices.Contains(expands, e) {
+				expands = append(expands, e)
+			}
+		}
+	}
+	cur := Capture(base, keys...)
 	out := []Candidate{{"current", cur}}
 	seen := []similarity.Config{base}
 	coarse := coarseKinds(cases)
@@ -193,34 +234,49 @@ func Candidates(cases []*caselib.Case, base similarity.Config) []Candidate {
 		for _, m := range mixes {
 			for _, kp := range kinds {
 				for _, rd := range []float64{0, base.RelateDate, 0.5} {
-					cfg := base
-					var s float64
-					for _, x := range m.w {
-						s += x
-					}
-					for v := range 3 {
-						cfg.Views[v] = round3(m.w[v] / s * (1 - t))
-					}
-					cfg.Views[similarity.Tags] = t
-					cfg.TagKinds = kp.k
-					if t == 0 {
-						cfg.TagKinds = base.TagKinds
-					}
-					cfg.RelateDate = rd
-					if slices.ContainsFunc(seen, func(c similarity.Config) bool { return sameScores(c, cfg) }) {
-						continue
-					}
-					seen = append(seen, cfg)
-					name := fmt.Sprintf("tags %.2f, %s, %s, relate date %.2f", t, m.name, kp.name, rd)
-					if t == 0 {
-						name = fmt.Sprintf("tags 0, %s, relate date %.2f", m.name, rd)
-					}
-					out = append(out, Candidate{name, Capture(cfg, Tuned...)})
+					out, seen = addCandidates(out, seen, base, keys, expands, func(cfg *similarity.Config) string {
+						var s float64
+						for _, x := range m.w {
+							s += x
+						}
+						for v := range 3 {
+							cfg.Views[v] = round3(m.w[v] / s * (1 - t))
+						}
+						cfg.Views[similarity.Tags] = t
+						cfg.TagKinds = kp.k
+						cfg.RelateDate = rd
+						if t == 0 {
+							cfg.TagKinds = base.TagKinds
+							return fmt.Sprintf("tags 0, %s, relate date %.2f", m.name, rd)
+						}
+						return fmt.Sprintf("tags %.2f, %s, %s, relate date %.2f", t, m.name, kp.name, rd)
+					})
 				}
 			}
 		}
 	}
 	return out
+}
+
+// addCandidates adds to out the weighting that set makes of base, once per
+// weight of the second stage in expands (its name gives the second stage
+// when there are several), leaving out those that score the same as one in seen.
+func addCandidates(out []Candidate, seen []similarity.Config, base similarity.Config, keys []string,
+	expands []float64, set func(*similarity.Config) string) ([]Candidate, []similarity.Config) {
+	for _, e := range expands {
+		cfg := base
+		name := set(&cfg)
+		cfg.Expand = e
+		if len(expands) > 1 {
+			name += fmt.Sprintf(", second stage %.2f", e)
+		}
+		if slices.ContainsFunc(seen, func(c similarity.Config) bool { return sameScores(c, cfg) }) {
+			continue
+		}
+		seen = append(seen, cfg)
+		out = append(out, Candidate{name, Capture(cfg, keys...)})
+	}
+	return out, seen
 }
 
 // sameScores reports whether two configurations rank alike: equal, or
@@ -313,14 +369,16 @@ type Result struct {
 	// Train is the chosen weights' gain on every list, with its interval.
 	Train eval.Interval
 	// Items is how many lists were scored, per task ("relate", "dupes",
-	// "dismissed").
+	// "dismissed", "match").
 	Items map[string]int
 }
 
 // Tune scores every candidate weighting of base on the curated lists of s
 // (relate nDCG@K of each case's curated links; with confirmed duplicates,
 // dupes nDCG@K; with dismissed pairs, the share of them kept out of a case's
-// top K of dupes; each task weighing the same), cross-validates the choice
+// top K of dupes; with feedback, match nDCG@K of each paste with a helpful
+// verdict, the second stage of match then among the weights tried; each
+// task weighing the same), cross-validates the choice
 // over folds by group of links (eval.CrossValidate) and chooses on every
 // list (eval.Matrix.Rank: the candidate whose paired gain over the current
 // weights has the highest lower bound; the current weights win ties).
@@ -331,7 +389,7 @@ func Tune(cases []*caselib.Case, base similarity.Config, s Signal, opt Options) 
 	if opt.K < 1 {
 		return Result{}, errors.New("tune: K must be at least 1")
 	}
-	cands := Candidates(cases, base)
+	cands := candidates(cases, base, len(s.MatchLists()) > 0)
 	res := Result{Current: cands[0].Weights, Candidates: len(cands), Items: map[string]int{}}
 	l := newLists(s)
 	m := l.matrix(s, res.Items)
@@ -364,15 +422,16 @@ func Tune(cases []*caselib.Case, base similarity.Config, s Signal, opt Options) 
 }
 
 // lists are the curated lists Tune scores each weighting on: the subjects
-// of related links, of confirmed duplicates and of dismissed pairs.
+// of related links, of confirmed duplicates and of dismissed pairs, and the
+// pastes with a helpful verdict.
 type lists struct {
-	relate, dupes, dismissed []string
-	needDupes                []string // the cases whose dupes list is scored
+	relate, dupes, dismissed, match []string
+	needDupes                       []string // the cases whose dupes list is scored
 }
 
 func newLists(s Signal) lists {
 	l := lists{relate: s.Related.Subjects(), dupes: s.Dupes.Subjects(),
-		dismissed: slices.Sorted(maps.Keys(s.Dismissed))}
+		dismissed: slices.Sorted(maps.Keys(s.Dismissed)), match: s.MatchLists()}
 	need := map[string]bool{}
 	for _, id := range append(slices.Clone(l.dupes), l.dismissed...) {
 		need[id] = true
@@ -389,7 +448,7 @@ func (l lists) matrix(s Signal, items map[string]int) eval.Matrix {
 	tasks := []struct {
 		name string
 		ids  []string
-	}{{"relate", l.relate}, {"dupes", l.dupes}, {"dismissed", l.dismissed}}
+	}{{"relate", l.relate}, {"dupes", l.dupes}, {"dismissed", l.dismissed}, {"match", l.match}}
 	ntasks := 0
 	for _, t := range tasks {
 		if len(t.ids) > 0 {
@@ -411,8 +470,15 @@ func (l lists) matrix(s Signal, items map[string]int) eval.Matrix {
 
 // score returns the score of every list on ix, in the matrix's order:
 // relate nDCG@k of the curated links, dupes nDCG@k of the confirmed
-// duplicates, and the share of dismissed pairs kept out of the top k.
+// duplicates, the share of dismissed pairs kept out of the top k, and match
+// nDCG@k of the pastes' verdicts.
 func (l lists) score(ix *similarity.Index, s Signal, k int) []float64 {
+	match := make([][]string, len(l.match))
+	par.Each(len(l.match), func(i int) {
+		for _, h := range ix.Match(similarity.Query{Text: s.Pastes[l.match[i]], K: k}).Hits {
+			match[i] = append(match[i], h.ID)
+		}
+	})
 	relate := make([][]string, len(l.relate))
 	par.Each(len(l.relate), func(i int) {
 		d, _ := ix.Lookup(l.relate[i])
@@ -446,6 +512,9 @@ func (l lists) score(ix *similarity.Index, s Signal, k int) []float64 {
 			}
 		}
 		row = append(row, float64(kept)/float64(len(s.Dismissed[id])))
+	}
+	for i, id := range l.match {
+		row = append(row, eval.Score(match[i], s.Match[id], k).NDCG)
 	}
 	return row
 }

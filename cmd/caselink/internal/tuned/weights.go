@@ -2,7 +2,8 @@
 // curators: the [weights] table of the library's caselink.toml (read, write,
 // apply to a similarity.Config), the log of links relate wrote itself (so
 // that they are not learned from), and the search `caselink tune` runs to
-// choose the weights by grouped cross-validation on the curated links.
+// choose the weights by grouped cross-validation on the curated links and
+// on the verdicts given on match hits (feedback.go).
 //
 // The set of weights a library may carry is the Fields list: one place to
 // adjust when the engine's Config changes. The rest of caselink.toml (the

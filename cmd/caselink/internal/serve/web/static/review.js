@@ -26,9 +26,43 @@
   let total = 0;   // pending pairs on the server
   let last = null; // the last decision, for undo
   let busy = false;
+  // The labels in the page's language: the server chose it (?lang=ko or
+  // Accept-Language: ko) and wrote it on <html lang>; the records' text is
+  // asked for in it too.
+  const ko = document.documentElement.lang === 'ko';
+  const langParam = ko ? '&lang=ko' : '';
+  const L = ko ? {
+    undated: '날짜 없음', noOrg: '조직 없음', noTitle: '(제목 없음)', noText: '(본문 없음)',
+    cluster: (n, records, pairs) => `묶음 ${n}: 한 사건의 기록 ${records}건, 쌍 ${pairs}개; 가장 나은 기록부터.`,
+    doneSkipped: (n) => `검토할 쌍이 더 없습니다. ${n}쌍을 건너뛰었습니다 (다시 보려면 페이지를 새로 고치세요).`,
+    done: '검토할 중복 후보가 남지 않았습니다.',
+    pairOf: (i, n) => `검토할 ${n}쌍 중 ${i}번째.`,
+    cannotKeep: ' 결정을 저장할 수 없습니다: 서버에 결정 파일이 없습니다.',
+    clusterDone: (v, n, c) => `묶음 ${c}의 ${n}쌍을 ${v === 'duplicate' ? '확정' : '기각'}했습니다. `,
+    pairDone: (v, a, b) => `${a} ~ ${b}: ${v === 'duplicate' ? '확정' : '기각'}했습니다. `,
+    undone: (a, b) => `${a} ~ ${b}에 대한 결정을 취소했습니다. `,
+    noDecisions: '결정들을 기록하지 못했습니다: ', noDecision: '결정을 기록하지 못했습니다: ',
+    noUndo: '취소하지 못했습니다: ', noLoad: '쌍을 불러오지 못했습니다: ',
+    // the engine's evidence (similarity.EventEvidence.Why), its kinds named in Korean
+    evidence: (e) => e.replace(/^same source: /, '같은 출처: ').replace(/^same org: /, '같은 조직: ')
+      .replace(/^same day$/, '같은 날').replace(/^(\d+) day\(s\) apart$/, '$1일 간격').replace(/^specific: /, '특이 단어: '),
+  } : {
+    undated: 'undated', noOrg: 'no organisation', noTitle: '(no title)', noText: '(no text)',
+    cluster: (n, records, pairs) => `Cluster ${n}: ${records} records of one event, ${pairs} pair(s); the best record first.`,
+    doneSkipped: (n) => `No more pairs to review; ${n} skipped (reload the page to see them again).`,
+    done: 'No probable duplicates left to review.',
+    pairOf: (i, n) => `Pair ${i} of ${n} to review.`,
+    cannotKeep: ' Decisions cannot be kept: the server has no decisions file.',
+    clusterDone: (v, n, c) => `${v === 'duplicate' ? 'Confirmed' : 'Dismissed'} ${n} pair(s) of cluster ${c}. `,
+    pairDone: (v, a, b) => `${v === 'duplicate' ? 'Confirmed' : 'Dismissed'} ${a} ~ ${b}. `,
+    undone: (a, b) => `Undid the decision about ${a} ~ ${b}. `,
+    noDecisions: 'Could not record the decisions: ', noDecision: 'Could not record the decision: ',
+    noUndo: 'Could not undo: ', noLoad: 'Could not load the pairs: ',
+    evidence: (e) => e,
+  };
 
   async function load() {
-    const r = await fetch(`/api/dupes?pending=1&order=cluster&limit=50&offset=${skipped}&threshold=${threshold}`);
+    const r = await fetch(`/api/dupes?pending=1&order=cluster&limit=50&offset=${skipped}&threshold=${threshold}${langParam}`);
     const data = await r.json().catch(() => ({ error: `HTTP ${r.status}` }));
     if (!r.ok) throw new Error(data.error || `HTTP ${r.status}`);
     queue = data.pairs || [];
@@ -68,13 +102,13 @@
     id.textContent = c.id;
     const meta = document.createElement('p');
     meta.className = 'muted case-meta';
-    meta.textContent = [c.date || 'undated', c.org || 'no organisation'].join(' · ');
+    meta.textContent = [c.date || L.undated, c.org || L.noOrg].join(' · ');
     const title = document.createElement('p');
     title.className = 'case-title';
-    marked(title, c.title || '(no title)', shared);
+    marked(title, c.title || L.noTitle, shared);
     const text = document.createElement('p');
     text.className = 'case-text';
-    marked(text, c.text || '(no text)', shared);
+    marked(text, c.text || L.noText, shared);
     const src = document.createElement('ul');
     src.className = 'case-sources';
     for (const u of c.sources || []) {
@@ -99,7 +133,7 @@
     }
     box.hidden = false;
     document.getElementById('cluster-head').textContent =
-      `Cluster ${c.n}: ${c.cases.length} records of one event, ${c.pairs} pair(s); the best record first.`;
+      L.cluster(c.n, c.cases.length, c.pairs);
     document.getElementById('cluster-cases').replaceChildren(...c.cases.map((id) => {
       const li = document.createElement('li');
       li.className = 'tag' + (id === p.a.id || id === p.b.id ? ' current' : '');
@@ -112,9 +146,7 @@
     const p = queue[0];
     if (!p) {
       pane.hidden = true;
-      status.textContent = skipped > 0
-        ? `No more pairs to review; ${skipped} skipped (reload the page to see them again).`
-        : 'No probable duplicates left to review.';
+      status.textContent = skipped > 0 ? L.doneSkipped(skipped) : L.done;
       return;
     }
     pane.hidden = false;
@@ -127,10 +159,10 @@
     ev.replaceChildren(...p.evidence.map((e) => {
       const li = document.createElement('li');
       li.className = /^(same |specific: |\d+ day)/.test(e) ? 'tag event' : 'tag';
-      li.textContent = e;
+      li.textContent = L.evidence(e);
       return li;
     }));
-    status.textContent = `Pair ${skipped + 1} of ${total} to review.` + (canDecide ? '' : ' Decisions cannot be kept: the server has no decisions file.');
+    status.textContent = L.pairOf(skipped + 1, total) + (canDecide ? '' : L.cannotKeep);
     buttons.confirm.disabled = buttons.dismiss.disabled = !canDecide;
     buttons.confirmCluster.disabled = buttons.dismissCluster.disabled = !canDecide;
   }
@@ -157,9 +189,9 @@
       // Cluster numbers change once a cluster is decided: reload the page.
       await load();
       show();
-      status.textContent = `${verdict === 'duplicate' ? 'Confirmed' : 'Dismissed'} ${c.pair_ids.length} pair(s) of cluster ${c.n}. ` + status.textContent;
+      status.textContent = L.clusterDone(verdict, c.pair_ids.length, c.n) + status.textContent;
     } catch (err) {
-      status.textContent = `Could not record the decisions: ${err.message}`;
+      status.textContent = L.noDecisions + err.message;
     } finally {
       busy = false;
     }
@@ -183,9 +215,9 @@
       total--;
       if (queue.length === 0) await load();
       show();
-      status.textContent = `${verdict === 'duplicate' ? 'Confirmed' : 'Dismissed'} ${p.a.id} ~ ${p.b.id}. ` + status.textContent;
+      status.textContent = L.pairDone(verdict, p.a.id, p.b.id) + status.textContent;
     } catch (err) {
-      status.textContent = `Could not record the decision: ${err.message}`;
+      status.textContent = L.noDecision + err.message;
     } finally {
       busy = false;
     }
@@ -220,9 +252,9 @@
       queue.unshift(pair);
       total++;
       show();
-      status.textContent = `Undid the decision about ${pair.a.id} ~ ${pair.b.id}. ` + status.textContent;
+      status.textContent = L.undone(pair.a.id, pair.b.id) + status.textContent;
     } catch (err) {
-      status.textContent = `Could not undo: ${err.message}`;
+      status.textContent = L.noUndo + err.message;
     } finally {
       busy = false;
     }
@@ -246,5 +278,5 @@
     }
   });
 
-  load().then(show).catch((err) => { status.textContent = `Could not load the pairs: ${err.message}`; });
+  load().then(show).catch((err) => { status.textContent = L.noLoad + err.message; });
 })();
