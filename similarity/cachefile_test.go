@@ -1,0 +1,262 @@
+package similarity
+
+import (
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"reflect"
+	"sync"
+	"testing"
+
+	"github.com/caselink/caselink/similarity/caselib"
+)
+
+// cacheDocs returns a library large enough to have shared terms, tags and
+// dates: the seeds, and variants of them under new ids with their text
+// reordered.
+func cacheDocs(t testing.TB) []Document {
+	t.Helper()
+	lib, err := caselib.LoadSeeds()
+	if err != nil {
+		t.Fatal(err)
+	}
+	docs := Documents(lib.Cases)
+	n := len(docs)
+	for r := 1; r <= 6; r++ {
+		for i := range n {
+			c := *docs[i].Case
+			c.ID = fmt.Sprintf("%s-v%d", c.ID, r)
+			d := NewDocument(&c)
+			for v := range d.Text {
+				if k := len(d.Text[v]); k > 1 {
+					j := (i + r) % k
+					d.Text[v] = append(d.Text[v][j:], d.Text[v][:j]...)
+				}
+			}
+			if r%2 == 0 && len(d.Tags) > 0 {
+				d.Tags = d.Tags[1:]
+			}
+			docs = append(docs, d)
+		}
+	}
+	return docs
+}
+
+func saveAndOpen(t *testing.T, docs []Document, cfg Config) (built, opened *Index, path string) {
+	t.Helper()
+	built, err := Build(docs, cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	path = filepath.Join(t.TempDir(), "lib.idx")
+	key := CacheKey(docs, cfg, "test")
+	if err := built.SaveCache(path, key); err != nil {
+		t.Fatal(err)
+	}
+	opened, err = OpenCache(path, key, docs, cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return built, opened, path
+}
+
+// sameIndex compares every field of two indexes that answers are computed
+// from (all but the scorer pool and the lazily built typo state).
+func sameIndex(t *testing.T, a, b *Index) {
+	t.Helper()
+	fields := []struct {
+		name string
+		x, y any
+	}{
+		{"cfg", a.cfg, b.cfg}, {"query", a.query, b.query}, {"rel", a.rel, b.rel}, {"exp", a.exp, b.exp},
+		{"voc.terms", a.voc.terms, b.voc.terms}, {"voc.surface", a.voc.surface, b.voc.surface},
+		{"voc.firstDoc", a.voc.firstDoc, b.voc.firstDoc}, {"voc.ids", a.voc.ids, b.voc.ids},
+		{"cases", a.cases, b.cases}, {"src", a.src, b.src}, {"docs", a.docs, b.docs}, {"byID", a.byID, b.byID},
+		{"canon", a.canon, b.canon}, {"craw", a.craw, b.craw}, {"df", a.df, b.df}, {"idf", a.idf, b.idf},
+		{"vstart", a.vstart, b.vstart}, {"vkey", a.vkey, b.vkey}, {"mw", a.mw, b.mw}, {"rw", a.rw, b.rw},
+		{"pstart", a.pstart, b.pstart}, {"pdoc", a.pdoc, b.pdoc}, {"bstart", a.bstart, b.bstart},
+		{"tagRules", a.tagRules, b.tagRules}, {"day", a.day, b.day}, {"relPrior", a.relPrior, b.relPrior},
+		{"dupePrior", a.dupePrior, b.dupePrior}, {"ev", a.ev, b.ev},
+	}
+	for _, f := range fields {
+		if !reflect.DeepEqual(f.x, f.y) {
+			t.Errorf("%s differs between the built and the opened index", f.name)
+		}
+	}
+	if (a.rel == a.exp) != (b.rel == b.exp) || (a.mw == a.rw) != (b.mw == b.rw) {
+		t.Error("the opened index shares weights differently")
+	}
+}
+
+// sameAnswers checks that match, relate and dupes answer the same on both
+// indexes, for a paste made of every case's title and a typo'd one.
+func sameAnswers(t *testing.T, a, b *Index) {
+	t.Helper()
+	for i := range a.Len() {
+		c := a.Case(i)
+		for _, text := range []string{c.Title.EN, c.Title.EN + " conection timout"} {
+			q := Query{Text: text, K: 5}
+			if ra, rb := a.Match(q), b.Match(q); !reflect.DeepEqual(ra.Hits, rb.Hits) {
+				t.Fatalf("match %q: built %v, opened %v", text, ra.Hits, rb.Hits)
+			}
+		}
+		if ra, rb := a.Related(i, 5, 0), b.Related(i, 5, 0); !reflect.DeepEqual(ra, rb) {
+			t.Fatalf("relate %s: built %v, opened %v", c.ID, ra, rb)
+		}
+		if ra, rb := a.DupesOf(i, 5, 0), b.DupesOf(i, 5, 0); !reflect.DeepEqual(ra, rb) {
+			t.Fatalf("dupes %s: built %v, opened %v", c.ID, ra, rb)
+		}
+	}
+}
+
+func TestCacheRoundTrip(t *testing.T) {
+	docs := cacheDocs(t)
+	for name, cfg := range map[string]Config{
+		"default": DefaultConfig(),
+		"no lift, other expansion": func() Config {
+			c := DefaultConfig()
+			c.TagLift = false
+			c.ExpandTagKinds[0] = c.TagKinds[0] + 0.5
+			return c
+		}(),
+	} {
+		t.Run(name, func(t *testing.T) {
+			built, opened, _ := saveAndOpen(t, docs, cfg)
+			sameIndex(t, built, opened)
+			sameAnswers(t, built, opened)
+			// Reindexing an opened index (what serve does on a change)
+			// gives what reindexing the built one gives.
+			changed := append([]Document(nil), docs[1:]...)
+			ra, err := built.Reindex(changed)
+			if err != nil {
+				t.Fatal(err)
+			}
+			rb, err := opened.Reindex(changed)
+			if err != nil {
+				t.Fatal(err)
+			}
+			sameIndex(t, ra, rb)
+		})
+	}
+}
+
+// A file that is not exactly what SaveCache wrote under the key asked for
+// is refused, so the caller rebuilds.
+func TestCacheRefusesBadFiles(t *testing.T) {
+	docs := cacheDocs(t)
+	cfg := DefaultConfig()
+	_, _, path := saveAndOpen(t, docs, cfg)
+	good, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	key := CacheKey(docs, cfg, "test")
+	try := func(name string, data []byte, want error) {
+		t.Helper()
+		p := filepath.Join(t.TempDir(), "bad.idx")
+		if err := os.WriteFile(p, data, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		if _, err := OpenCache(p, key, docs, cfg); !errors.Is(err, want) {
+			t.Errorf("%s: OpenCache gives %v, want %v", name, err, want)
+		}
+	}
+	for _, at := range []int{0, 9, 20, 50, 57, headerSize + 3, len(good) / 3, len(good) / 2, len(good) - 1} {
+		bad := append([]byte(nil), good...)
+		bad[at] ^= 0x10
+		// The key too is under the header's checksum: corrupt, not stale.
+		try(fmt.Sprintf("byte %d flipped", at), bad, ErrCacheCorrupt)
+	}
+	for _, n := range []int{0, 10, headerSize, headerSize + 100, len(good) / 2, len(good) - 1} {
+		try(fmt.Sprintf("cut to %d bytes", n), good[:n], ErrCacheCorrupt)
+	}
+	try("a byte added", append(append([]byte(nil), good...), 0), ErrCacheCorrupt)
+
+	// Another library, other weights, another version: stale.
+	other := append([]Document(nil), docs...)
+	other[3].Text[0] = append([]string{"disk full"}, other[3].Text[0]...)
+	weights := cfg
+	weights.Views[0] += 0.01
+	for name, k := range map[string][32]byte{
+		"a case's text changed": CacheKey(other, cfg, "test"),
+		"a weight changed":      CacheKey(docs, weights, "test"),
+		"another version":       CacheKey(docs, cfg, "test2"),
+		"a case gone":           CacheKey(docs[1:], cfg, "test"),
+	} {
+		if k == key {
+			t.Fatalf("%s: same key", name)
+		}
+		if _, err := OpenCache(path, k, docs, cfg); !errors.Is(err, ErrCacheStale) {
+			t.Errorf("%s: OpenCache gives %v, want ErrCacheStale", name, err)
+		}
+	}
+	if _, err := OpenCache(filepath.Join(t.TempDir(), "none.idx"), key, docs, cfg); !errors.Is(err, fs.ErrNotExist) {
+		t.Errorf("missing file: OpenCache gives %v", err)
+	}
+	// A file of the right key but opened with other documents (a caller's
+	// mistake) is refused by its counts rather than misread.
+	if _, err := OpenCache(path, key, docs[1:], cfg); err == nil {
+		t.Error("a file opened with fewer documents than it has was used")
+	}
+}
+
+// Two processes saving the same cache at once leave one whole file (and
+// no temporary ones), which opens to the same index.
+func TestCacheConcurrentSaves(t *testing.T) {
+	docs := cacheDocs(t)
+	cfg := DefaultConfig()
+	built, err := Build(docs, cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	other, err := Build(docs[:len(docs)/2], cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	dir := t.TempDir()
+	path := filepath.Join(dir, "lib.idx")
+	key := CacheKey(docs, cfg, "test")
+	otherKey := CacheKey(docs[:len(docs)/2], cfg, "test")
+	var wg sync.WaitGroup
+	for w := range 4 {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for range 10 {
+				var err error
+				if w%2 == 0 {
+					err = built.SaveCache(path, key)
+				} else {
+					err = other.SaveCache(path, otherKey)
+				}
+				if err != nil {
+					t.Error(err)
+				}
+				// Whatever is there is one whole file of one of them.
+				ix, err := OpenCache(path, key, docs, cfg)
+				if err != nil {
+					if _, err2 := OpenCache(path, otherKey, docs[:len(docs)/2], cfg); err2 != nil {
+						t.Errorf("file is neither's: %v; %v", err, err2)
+					}
+				} else if ix.Len() != len(docs) {
+					t.Error("wrong length")
+				}
+			}
+		}()
+	}
+	wg.Wait()
+	if err := built.SaveCache(path, key); err != nil {
+		t.Fatal(err)
+	}
+	opened, err := OpenCache(path, key, docs, cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	sameIndex(t, built, opened)
+	ents, _ := os.ReadDir(dir)
+	if len(ents) != 1 {
+		t.Errorf("folder holds %d files, want the cache alone", len(ents))
+	}
+}
