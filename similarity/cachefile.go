@@ -39,14 +39,14 @@ const (
 
 // Sections of a cache file.
 const (
-	secEnts      = iota // []entry: every case's entries, in library order
-	secEntStart         // []uint32, n+1: case i has ents[entStart[i]:entStart[i+1]]
-	secLengths          // []int32, n·textViews: the text views' lengths in terms
-	secTerms            // bytes: the vocabulary's terms, end to end
-	secTermEnd          // []uint32: end of each term in secTerms
-	secSurface          // bytes: each term's surface form, end to end
-	secSurfaceEnd       // []uint32: end of each surface form
-	secFirstDoc         // []int32: library position of the first case with each term
+	secEnts       = iota // []entry: every case's entries, in library order
+	secEntStart          // []uint32, n+1: case i has ents[entStart[i]:entStart[i+1]]
+	secLengths           // []int32, n·textViews: the text views' lengths in terms
+	secTerms             // bytes: the vocabulary's terms, end to end
+	secTermEnd           // []uint32: end of each term in secTerms
+	secSurface           // bytes: each term's surface form, end to end
+	secSurfaceEnd        // []uint32: end of each surface form
+	secFirstDoc          // []int32: library position of the first case with each term
 	numSections
 )
 
