@@ -11,6 +11,7 @@ import (
 
 	"github.com/caselink/caselink/cmd/caselink/internal/curate"
 	"github.com/caselink/caselink/cmd/caselink/internal/serve"
+	"github.com/caselink/caselink/similarity"
 	"github.com/caselink/caselink/similarity/caselib"
 )
 
@@ -47,7 +48,7 @@ Examples:
    curl -s localhost:8080/api/match -d '{"text":"pods OOMKilled after rollout","top":3}'
    curl -s 'localhost:8080/api/cases/IL-0100?lang=ko'`,
 		Flags: append([]cli.Flag{
-			casesFlag, lenientFlag,
+			casesFlag, lenientFlag, noCacheFlag,
 			&cli.StringFlag{Name: "addr", Value: "127.0.0.1:8080", Usage: "listen on `HOST:PORT` (port 0 picks a free one)"},
 			&cli.StringFlag{Name: "decisions", Usage: "the duplicate decisions `FILE`, or a postgres://…?table=T library whose decisions table to use (e.g. the primary, when --cases reads a standby; default: " + caselib.DecisionsName + " beside the library)"},
 			&cli.DurationFlag{Name: "poll", Value: time.Second, Usage: "how often to check the library's files for changes (at least 100ms; 0 turns reloading off)"},
@@ -97,6 +98,14 @@ func (env *env) serve(c *cli.Context) error {
 		DupesThreshold: curate.DupesThreshold,
 		PollInterval:   poll,
 		Log:            env.stderr,
+	}
+	noCache := c.Bool("no-cache")
+	opts.Build = func(docs []similarity.Document, cfg similarity.Config) (*similarity.Index, error) {
+		ix, _, _, err := cachedIndex(opts.Paths, docs, cfg, noCache, func() (*similarity.Index, error) { return similarity.Build(docs, cfg) })
+		if ix == nil {
+			return nil, err
+		}
+		return ix, nil
 	}
 	if opts.Service, err = serviceOptions(c); err != nil {
 		return err
