@@ -14,40 +14,31 @@ import (
 	"github.com/caselink/caselink/tokenize"
 )
 
-// This file keeps the analysis of a library on disk, so that a command run
-// again on the same library does not tokenize it again (tokenizing is most
-// of a build). What is kept is exactly what Build derives from the
-// documents' text and tags — each case's entries and view lengths, and the
-// vocabulary — in flat arrays that OpenCache maps read-only and uses in
-// place. Everything that depends on the whole library (idf, the weighted
-// vectors, postings, blocks, tag lift, tag rules, events, date priors) is
-// computed again at open by the same reweigh as Build's, so an index opened
-// from the cache is the index Build would return, score for score.
+// This file keeps an index on disk, so that a command run again on the
+// same library neither tokenizes nor weighs it again. What is kept is what
+// Build derives from the documents' text and tags and the Config: each
+// case's entries and view lengths and the vocabulary (what Reindex and
+// explanations start from), and every weighted array of reweigh — the
+// canonical vocabulary, idf, case vectors, weight sets, profiles, postings
+// and blocks — as flat little-endian arrays, mmapped read-only and used in
+// place. What depends on the cases' other fields (dates, organisations,
+// sources: the date priors, the same-event evidence of dupes) and the tag
+// rules are computed again at open from the loaded cases (finish), so an
+// index opened from the cache is the index Build returns, field by field.
 //
-// Layout (little endian; every section starts at a multiple of 8):
+// Layout (every section starts at a multiple of 8):
 //
 //	header  64 bytes: magic, format, section count, key, body length,
 //	        CRC-32C of the body, CRC-32C of the header's first 60 bytes
-//	body    section table (offset, length in bytes: 2×uint64 per section),
-//	        then the sections, in the order of the sec* constants
+//	body    section table (offset, length in bytes: 2×uint64 per section;
+//	        offset 0 for a nil slice), then the sections, in the order
+//	        cacheBody puts them and restore takes them
 
 const (
 	cacheMagic  = "CLINDEX\n"
-	cacheFormat = 1
+	cacheFormat = 2
 	headerSize  = 64
-)
-
-// Sections of a cache file.
-const (
-	secEnts       = iota // []entry: every case's entries, in library order
-	secEntStart          // []uint32, n+1: case i has ents[entStart[i]:entStart[i+1]]
-	secLengths           // []int32, n·textViews: the text views' lengths in terms
-	secTerms             // bytes: the vocabulary's terms, end to end
-	secTermEnd           // []uint32: end of each term in secTerms
-	secSurface           // bytes: each term's surface form, end to end
-	secSurfaceEnd        // []uint32: end of each surface form
-	secFirstDoc          // []int32: library position of the first case with each term
-	numSections
+	maxSections = 64
 )
 
 var castagnoli = crc32.MakeTable(crc32.Castagnoli)
@@ -74,7 +65,7 @@ func CacheKey(docs []Document, cfg Config, salt string) [32]byte {
 		h.Write(unsafe.Slice(unsafe.StringData(s), len(s)))
 	}
 	str(salt)
-	str(fmt.Sprintf("format %d\n%#v", cacheFormat, cfg))
+	str(fmt.Sprintf("format %d, %d-byte int\n%#v", cacheFormat, unsafe.Sizeof(0), cfg))
 	binary.LittleEndian.PutUint64(buf[:], uint64(len(docs)))
 	h.Write(buf[:])
 	for i := range docs {
@@ -115,14 +106,14 @@ func (ix *Index) SaveCache(path string, key [32]byte) (err error) {
 	if !littleEndian {
 		return errBigEndian
 	}
-	body, err := ix.cacheBody()
+	body, nsec, err := ix.cacheBody()
 	if err != nil {
 		return err
 	}
 	head := make([]byte, headerSize)
 	copy(head, cacheMagic)
 	binary.LittleEndian.PutUint32(head[8:], cacheFormat)
-	binary.LittleEndian.PutUint32(head[12:], numSections)
+	binary.LittleEndian.PutUint32(head[12:], uint32(nsec))
 	copy(head[16:48], key[:])
 	binary.LittleEndian.PutUint64(head[48:], uint64(len(body)))
 	binary.LittleEndian.PutUint32(head[56:], crc32.Checksum(body, castagnoli))
@@ -157,8 +148,93 @@ func (ix *Index) SaveCache(path string, key [32]byte) (err error) {
 	return os.Rename(f.Name(), path)
 }
 
+// number is what a section may hold.
+type number interface {
+	entry | uint32 | int32 | float32 | float64 | int | byte
+}
+
+// cacheEnc collects the sections of a cache file.
+type cacheEnc struct{ secs [][]byte }
+
+func put[T number](e *cacheEnc, s []T) {
+	if s == nil {
+		e.secs = append(e.secs, nil)
+		return
+	}
+	b := []byte{}
+	if len(s) > 0 {
+		b = unsafe.Slice((*byte)(unsafe.Pointer(&s[0])), len(s)*int(unsafe.Sizeof(s[0])))
+	}
+	e.secs = append(e.secs, b)
+}
+
+// cacheDec hands out the sections of a checked file in order, as slices
+// over the mapping; the first misfit sets err.
+type cacheDec struct {
+	secs [][]byte
+	err  error
+}
+
+func take[T number](d *cacheDec) []T {
+	if d.err != nil {
+		return nil
+	}
+	if len(d.secs) == 0 {
+		d.err = fmt.Errorf("%w: too few sections", ErrCacheCorrupt)
+		return nil
+	}
+	b := d.secs[0]
+	d.secs = d.secs[1:]
+	if b == nil {
+		return nil
+	}
+	var zero T
+	size := int(unsafe.Sizeof(zero))
+	if len(b)%size != 0 || uintptr(unsafe.Pointer(unsafe.SliceData(b)))%uintptr(size) != 0 {
+		d.err = fmt.Errorf("%w: misaligned section", ErrCacheCorrupt)
+		return nil
+	}
+	if len(b) == 0 {
+		return []T{}
+	}
+	return unsafe.Slice((*T)(unsafe.Pointer(&b[0])), len(b)/size)
+}
+
+// takeLen is take of a section that must hold n values.
+func takeLen[T number](d *cacheDec, n int, what string) []T {
+	s := take[T](d)
+	if d.err == nil && len(s) != n {
+		d.err = fmt.Errorf("%w: %s has %d values, want %d", ErrCacheCorrupt, what, len(s), n)
+	}
+	return s
+}
+
 // cacheBody lays out the section table and the sections.
-func (ix *Index) cacheBody() ([]byte, error) {
+func (ix *Index) cacheBody() (body []byte, sections int, err error) {
+	var e cacheEnc
+	if err := ix.putAnalysis(&e); err != nil {
+		return nil, 0, err
+	}
+	ix.putWeighted(&e)
+	size := align8(len(e.secs) * 16)
+	for _, s := range e.secs {
+		size += align8(len(s))
+	}
+	body = make([]byte, size)
+	at := align8(len(e.secs) * 16)
+	for i, s := range e.secs {
+		if s != nil {
+			binary.LittleEndian.PutUint64(body[i*16:], uint64(headerSize+at))
+			binary.LittleEndian.PutUint64(body[i*16+8:], uint64(len(s)))
+		}
+		copy(body[at:], s)
+		at += align8(len(s))
+	}
+	return body, len(e.secs), nil
+}
+
+// putAnalysis adds the analyzed cases and the vocabulary.
+func (ix *Index) putAnalysis(e *cacheEnc) error {
 	n := len(ix.docs)
 	total := 0
 	for i := range ix.docs {
@@ -166,7 +242,7 @@ func (ix *Index) cacheBody() ([]byte, error) {
 	}
 	voc := ix.voc
 	if total > math.MaxUint32 || len(voc.terms) > math.MaxUint32 {
-		return nil, errors.New("library too large for the cache format")
+		return errors.New("library too large for the cache format")
 	}
 	ents := make([]entry, 0, total)
 	entStart := make([]uint32, 1, n+1)
@@ -178,39 +254,68 @@ func (ix *Index) cacheBody() ([]byte, error) {
 	}
 	terms, termEnd, err := packStrings(voc.terms)
 	if err != nil {
-		return nil, err
+		return err
 	}
 	surface, surfaceEnd, err := packStrings(voc.surface)
 	if err != nil {
-		return nil, err
+		return err
 	}
 	firstDoc := make([]int32, len(voc.firstDoc))
 	for i, d := range voc.firstDoc {
 		firstDoc[i] = int32(d)
 	}
-	secs := [numSections][]byte{
-		secEnts:       asBytes(ents),
-		secEntStart:   asBytes(entStart),
-		secLengths:    asBytes(lengths),
-		secTerms:      terms,
-		secTermEnd:    asBytes(termEnd),
-		secSurface:    surface,
-		secSurfaceEnd: asBytes(surfaceEnd),
-		secFirstDoc:   asBytes(firstDoc),
+	put(e, ents)
+	put(e, entStart)
+	put(e, lengths)
+	put(e, terms)
+	put(e, termEnd)
+	put(e, surface)
+	put(e, surfaceEnd)
+	put(e, firstDoc)
+	return nil
+}
+
+// putWeighted adds what reweigh computes from the analysis alone. The
+// weight sets are mw, rw and, when the second stage of match has its own,
+// exp.w (rel.w is always rw).
+func (ix *Index) putWeighted(e *cacheEnc) {
+	ownExp := ix.exp != ix.rel
+	misc := append(ix.query[:0:0], ix.query[:]...)
+	misc = append(misc, ix.rel.views[:]...)
+	misc = append(misc, ix.exp.views[:]...)
+	flag := 0.0
+	if ownExp {
+		flag = 1
 	}
-	size := align8(numSections * 16)
-	for _, s := range secs {
-		size += align8(len(s))
+	misc = append(misc, flag)
+	put(e, misc)
+	put(e, ix.canon)
+	put(e, ix.craw)
+	put(e, ix.df)
+	put(e, ix.idf)
+	put(e, ix.vstart)
+	put(e, ix.vkey)
+	put(e, ix.pstart)
+	put(e, ix.pdoc)
+	put(e, ix.bstart)
+	putWeights := func(w *weights) {
+		put(e, w.vval)
+		put(e, w.pval)
+		put(e, w.vnorm)
+		put(e, w.pmax)
+		put(e, w.bmax)
 	}
-	body := make([]byte, size)
-	at := align8(numSections * 16)
-	for i, s := range secs {
-		binary.LittleEndian.PutUint64(body[i*16:], uint64(headerSize+at))
-		binary.LittleEndian.PutUint64(body[i*16+8:], uint64(len(s)))
-		copy(body[at:], s)
-		at += align8(len(s))
+	putProfile := func(p *profile) {
+		put(e, p.scale)
+		put(e, p.pmax)
 	}
-	return body, nil
+	putWeights(ix.mw)
+	putWeights(ix.rw)
+	putProfile(ix.rel)
+	if ownExp {
+		putWeights(ix.exp.w)
+		putProfile(ix.exp)
+	}
 }
 
 func packStrings(ss []string) ([]byte, []uint32, error) {
@@ -231,29 +336,6 @@ func packStrings(ss []string) ([]byte, []uint32, error) {
 }
 
 func align8(n int) int { return (n + 7) &^ 7 }
-
-// asBytes views a slice of fixed-size numbers as its bytes, in the
-// machine's order: the format is little endian, and on a big-endian machine
-// the cache is not used (littleEndian).
-func asBytes[T entry | uint32 | int32](s []T) []byte {
-	if len(s) == 0 {
-		return nil
-	}
-	return unsafe.Slice((*byte)(unsafe.Pointer(&s[0])), len(s)*int(unsafe.Sizeof(s[0])))
-}
-
-// asSlice views b (8-aligned, a whole number of T) as a slice of T.
-func asSlice[T entry | uint32 | int32](b []byte) ([]T, error) {
-	var zero T
-	size := int(unsafe.Sizeof(zero))
-	if len(b)%size != 0 || uintptr(unsafe.Pointer(unsafe.SliceData(b)))%uintptr(size) != 0 {
-		return nil, fmt.Errorf("%w: misaligned section", ErrCacheCorrupt)
-	}
-	if len(b) == 0 {
-		return nil, nil
-	}
-	return unsafe.Slice((*T)(unsafe.Pointer(&b[0])), len(b)/size), nil
-}
 
 // OpenCache returns the index Build(docs, cfg) would return, from the
 // cache file at path written by SaveCache with key (CacheKey(docs, cfg,
@@ -290,14 +372,14 @@ func OpenCache(path string, key [32]byte, docs []Document, cfg Config) (*Index, 
 		unmap(data)
 		return nil, err
 	}
-	ix.reweigh()
+	ix.finish()
 	return ix, nil
 }
 
 // checkCache checks the header, key and body checksum of a mapped file and
 // returns its sections.
-func checkCache(data []byte, key [32]byte) ([numSections][]byte, error) {
-	var secs [numSections][]byte
+func checkCache(data []byte, key [32]byte) ([][]byte, error) {
+	var secs [][]byte
 	if len(data) < headerSize || string(data[:8]) != cacheMagic {
 		return secs, fmt.Errorf("%w: not a cache file", ErrCacheCorrupt)
 	}
@@ -305,7 +387,8 @@ func checkCache(data []byte, key [32]byte) ([numSections][]byte, error) {
 	if crc32.Checksum(head[:60], castagnoli) != binary.LittleEndian.Uint32(head[60:]) {
 		return secs, fmt.Errorf("%w: bad header checksum", ErrCacheCorrupt)
 	}
-	if binary.LittleEndian.Uint32(head[8:]) != cacheFormat || binary.LittleEndian.Uint32(head[12:]) != numSections {
+	nsec := int(binary.LittleEndian.Uint32(head[12:]))
+	if binary.LittleEndian.Uint32(head[8:]) != cacheFormat || nsec > maxSections {
 		return secs, fmt.Errorf("%w: format %d", ErrCacheStale, binary.LittleEndian.Uint32(head[8:]))
 	}
 	if string(head[16:48]) != string(key[:]) {
@@ -319,12 +402,16 @@ func checkCache(data []byte, key [32]byte) ([numSections][]byte, error) {
 	if crc32.Checksum(body, castagnoli) != binary.LittleEndian.Uint32(head[56:]) {
 		return secs, fmt.Errorf("%w: bad checksum", ErrCacheCorrupt)
 	}
-	if len(body) < numSections*16 {
+	if len(body) < nsec*16 {
 		return secs, fmt.Errorf("%w: no section table", ErrCacheCorrupt)
 	}
+	secs = make([][]byte, nsec)
 	for i := range secs {
 		off := binary.LittleEndian.Uint64(body[i*16:])
 		n := binary.LittleEndian.Uint64(body[i*16+8:])
+		if off == 0 && n == 0 {
+			continue // a nil slice
+		}
 		if off%8 != 0 || off < headerSize || off > uint64(len(data)) || n > uint64(len(data))-off {
 			return secs, fmt.Errorf("%w: section %d out of bounds", ErrCacheCorrupt, i)
 		}
@@ -333,29 +420,22 @@ func checkCache(data []byte, key [32]byte) ([numSections][]byte, error) {
 	return secs, nil
 }
 
-// restore sets the index's analyzed documents and vocabulary from the
-// sections of a checked file, checking that they fit together.
-func (ix *Index) restore(secs [numSections][]byte) error {
-	bad := func(what string) error { return fmt.Errorf("%w: %s", ErrCacheCorrupt, what) }
-	ents, err := asSlice[entry](secs[secEnts])
-	if err != nil {
-		return err
-	}
-	entStart, err := asSlice[uint32](secs[secEntStart])
-	if err != nil {
-		return err
-	}
-	lengths, err := asSlice[int32](secs[secLengths])
-	if err != nil {
-		return err
-	}
+// restore sets the index's analyzed documents, vocabulary and weighted
+// arrays from the sections of a checked file, checking that they fit
+// together and with the documents.
+func (ix *Index) restore(secs [][]byte) error {
+	d := &cacheDec{secs: secs}
 	n := len(ix.docs)
-	if len(entStart) != n+1 || len(lengths) != n*textViews || entStart[0] != 0 || int(entStart[n]) != len(ents) {
-		return bad("case count")
+	ents := take[entry](d)
+	entStart := takeLen[uint32](d, n+1, "case starts")
+	lengths := takeLen[int32](d, n*textViews, "case lengths")
+	voc := restoreVocabulary(d)
+	if d.err != nil {
+		return d.err
 	}
-	voc, err := restoreVocabulary(secs)
-	if err != nil {
-		return err
+	bad := func(what string) error { return fmt.Errorf("%w: %s", ErrCacheCorrupt, what) }
+	if entStart[0] != 0 || int(entStart[n]) != len(ents) {
+		return bad("case entries")
 	}
 	nterms := uint32(len(voc.terms))
 	for i := range n {
@@ -373,26 +453,79 @@ func (ix *Index) restore(secs [numSections][]byte) error {
 		}
 	}
 	ix.voc = voc
+	if err := ix.restoreWeighted(d); err != nil {
+		return err
+	}
+	if len(d.secs) != 0 {
+		return bad("sections left over")
+	}
 	return nil
+}
+
+// restoreWeighted is putWeighted backwards. The sizes are checked against
+// each other, so that no later read goes out of bounds; the values are
+// trusted because the body's checksum is right and the key says which
+// documents and Config they were computed from.
+func (ix *Index) restoreWeighted(d *cacheDec) error {
+	misc := takeLen[float64](d, 3*NumViews+1, "view weights")
+	ix.canon = takeLen[uint32](d, len(ix.voc.terms), "canonical ids")
+	ix.craw = take[uint32](d)
+	nterms, n := len(ix.craw), len(ix.docs)
+	ix.df = takeLen[int32](d, nterms, "document frequencies")
+	ix.idf = takeLen[float32](d, nterms, "idf")
+	ix.vstart = takeLen[int](d, n+1, "vector starts")
+	ix.vkey = take[uint32](d)
+	nkeys, total := nterms*NumViews, len(ix.vkey)
+	ix.pstart = takeLen[int](d, nkeys+1, "posting starts")
+	ix.pdoc = takeLen[uint32](d, total, "postings")
+	ix.bstart = takeLen[uint32](d, nkeys+1, "block starts")
+	if d.err != nil {
+		return d.err
+	}
+	if ix.vstart[0] != 0 || ix.vstart[n] != total || ix.pstart[0] != 0 || ix.pstart[nkeys] != total {
+		return fmt.Errorf("%w: vector or posting bounds", ErrCacheCorrupt)
+	}
+	ownExp := misc[3*NumViews] != 0
+	nblocks := int(ix.bstart[nkeys])
+	takeWeights := func() *weights {
+		return &weights{
+			vval:  takeLen[float32](d, total, "vector weights"),
+			pval:  takeLen[float32](d, total, "posting weights"),
+			vnorm: takeLen[float32](d, n, "norms"),
+			pmax:  takeLen[float32](d, nkeys, "largest weights"),
+			bmax:  take[float32](d),
+		}
+	}
+	ix.mw, ix.rw = takeWeights(), takeWeights()
+	takeProfile := func(views []float64, w *weights) *profile {
+		p := &profile{w: w, scale: takeLen[float32](d, n, "scales"), pmax: takeLen[float32](d, nkeys, "largest scaled")}
+		copy(p.views[:], views)
+		return p
+	}
+	copy(ix.query[:], misc[:NumViews])
+	ix.rel = takeProfile(misc[NumViews:2*NumViews], ix.rw)
+	ix.exp = ix.rel
+	if ownExp {
+		w := takeWeights()
+		ix.exp = takeProfile(misc[2*NumViews:3*NumViews], w)
+	}
+	if d.err == nil && len(ix.mw.bmax) != nblocks {
+		d.err = fmt.Errorf("%w: block maxima", ErrCacheCorrupt)
+	}
+	return d.err
 }
 
 // restoreVocabulary decodes the vocabulary's strings (one copy of each
 // blob, so no string points into the mapping) and rebuilds its map.
-func restoreVocabulary(secs [numSections][]byte) (*vocabulary, error) {
-	terms, err := unpackStrings(secs[secTerms], secs[secTermEnd])
-	if err != nil {
-		return nil, err
+func restoreVocabulary(d *cacheDec) *vocabulary {
+	terms := unpackStrings(d, take[byte](d), take[uint32](d))
+	surface := unpackStrings(d, take[byte](d), take[uint32](d))
+	first := takeLen[int32](d, len(terms), "first cases")
+	if d.err == nil && len(surface) != len(terms) {
+		d.err = fmt.Errorf("%w: vocabulary", ErrCacheCorrupt)
 	}
-	surface, err := unpackStrings(secs[secSurface], secs[secSurfaceEnd])
-	if err != nil {
-		return nil, err
-	}
-	first, err := asSlice[int32](secs[secFirstDoc])
-	if err != nil {
-		return nil, err
-	}
-	if len(surface) != len(terms) || len(first) != len(terms) {
-		return nil, fmt.Errorf("%w: vocabulary", ErrCacheCorrupt)
+	if d.err != nil {
+		return nil
 	}
 	voc := &vocabulary{ids: make(map[string]uint32, len(terms)), terms: terms, surface: surface,
 		firstDoc: make([]int, len(terms)), clone: true}
@@ -401,25 +534,25 @@ func restoreVocabulary(secs [numSections][]byte) (*vocabulary, error) {
 		voc.firstDoc[i] = int(first[i])
 	}
 	if len(voc.ids) != len(terms) {
-		return nil, fmt.Errorf("%w: vocabulary repeats a term", ErrCacheCorrupt)
+		d.err = fmt.Errorf("%w: vocabulary repeats a term", ErrCacheCorrupt)
 	}
-	return voc, nil
+	return voc
 }
 
-func unpackStrings(blob, endSec []byte) ([]string, error) {
-	ends, err := asSlice[uint32](endSec)
-	if err != nil {
-		return nil, err
+func unpackStrings(d *cacheDec, blob []byte, ends []uint32) []string {
+	if d.err != nil {
+		return nil
 	}
 	all := string(blob)
 	out := make([]string, len(ends))
 	var at uint32
 	for i, e := range ends {
 		if e < at || int(e) > len(all) {
-			return nil, fmt.Errorf("%w: strings", ErrCacheCorrupt)
+			d.err = fmt.Errorf("%w: strings", ErrCacheCorrupt)
+			return nil
 		}
 		out[i] = all[at:e]
 		at = e
 	}
-	return out, nil
+	return out
 }
