@@ -62,15 +62,14 @@ func (ix *Index) reweigh() {
 }
 
 // finish computes what depends on more of the cases than their text and
-// tags (dates, organisations, sources), and the tag rules: the part of
-// reweigh that an index opened from a cache file (cachefile.go) computes
-// again.
+// tags (dates; organisations and sources are read by events, on first
+// use), and the tag rules: the part of reweigh that an index opened from a
+// cache file (cachefile.go) computes again.
 func (ix *Index) finish() {
 	ix.day = ix.dayNumbers()
 	ix.relPrior = newDatePrior(ix.cfg.RelateDate, ix.cfg.RelateDays)
 	ix.dupePrior = newDatePrior(ix.cfg.DupeDate, ix.cfg.DupeDays)
 	ix.buildTagRules()
-	ix.buildEvents()
 }
 
 // rawDocFreq returns the document frequency of every raw term: a case
