@@ -135,6 +135,18 @@ func (e *env) indexLibrary(c *cli.Context, docs []similarity.Document, cfg simil
 	return ix, nil // a cache file that could not be saved only costs the next run time
 }
 
+// cachedBuild is serve's first build of the library named by paths: from
+// its cache file, like the CLI's, unless off.
+func cachedBuild(paths []string, off bool) func([]similarity.Document, similarity.Config) (*similarity.Index, error) {
+	return func(docs []similarity.Document, cfg similarity.Config) (*similarity.Index, error) {
+		ix, _, _, err := cachedIndex(paths, docs, cfg, off, func() (*similarity.Index, error) { return similarity.Build(docs, cfg) })
+		if ix == nil {
+			return nil, err
+		}
+		return ix, nil
+	}
+}
+
 // builder returns a fresh build of docs with cfg, showing progress.
 func (e *env) builder(docs []similarity.Document, cfg similarity.Config) func() (*similarity.Index, error) {
 	return func() (*similarity.Index, error) {

@@ -3,12 +3,17 @@ package main
 import (
 	"bytes"
 	"fmt"
+	"io"
+	"net/http"
+	"net/http/httptest"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 
+	"github.com/caselink/caselink/cmd/caselink/internal/serve"
 	"github.com/caselink/caselink/seeds"
+	"github.com/caselink/caselink/similarity"
 )
 
 // cacheLibrary writes a library folder: the seed cases and cases of a few
@@ -195,4 +200,59 @@ func TestCacheRebuilds(t *testing.T) {
 		t.Errorf("weight changed: index says %q, want built", state)
 	}
 	check("weight changed")
+}
+
+// serve starts from the library's cache file: the first server writes it,
+// the next opens it without rewriting it, and both answer as a server
+// that indexes from scratch.
+func TestServeStartsFromCache(t *testing.T) {
+	cache := t.TempDir()
+	t.Setenv("XDG_CACHE_HOME", cache)
+	lib := cacheLibrary(t)
+	answer := func(build func([]similarity.Document, similarity.Config) (*similarity.Index, error)) string {
+		t.Helper()
+		srv, err := serve.New(serve.Options{Paths: []string{lib}, PollInterval: -1, Build: build,
+			MatchMinScore: 0.02, RelateMinScore: 0.15, DupesThreshold: 0.5})
+		if err != nil {
+			t.Fatal(err)
+		}
+		ts := httptest.NewServer(srv.Handler())
+		defer ts.Close()
+		var b strings.Builder
+		for _, q := range []string{"/api/match", "/api/dupes?threshold=0&limit=50"} {
+			var resp *http.Response
+			var err error
+			if q == "/api/match" {
+				resp, err = http.Post(ts.URL+q, "application/json", strings.NewReader(`{"text":"pool exhausted database","top":10}`))
+			} else {
+				resp, err = http.Get(ts.URL + q)
+			}
+			if err != nil {
+				t.Fatal(err)
+			}
+			body, _ := io.ReadAll(resp.Body)
+			resp.Body.Close()
+			if resp.StatusCode != 200 {
+				t.Fatalf("GET %s: %d %s", q, resp.StatusCode, body)
+			}
+			b.Write(body)
+		}
+		return b.String()
+	}
+	built := answer(cachedBuild([]string{lib}, false))
+	if !strings.Contains(built, `"FX-`) {
+		t.Fatalf("serve found nothing: %s", built)
+	}
+	files, _ := filepath.Glob(filepath.Join(cache, "caselink", "*.idx"))
+	if len(files) != 1 {
+		t.Fatalf("serve left %d cache files, want 1", len(files))
+	}
+	before := modTimes(t, files)
+	opened := answer(cachedBuild([]string{lib}, false))
+	if modTimes(t, files) != before {
+		t.Error("the second server rewrote the cache instead of opening it")
+	}
+	if fresh := answer(nil); built != fresh || opened != fresh {
+		t.Errorf("serve answers differ with the cache:\nfresh:  %s\nbuilt:  %s\nopened: %s", fresh, built, opened)
+	}
 }

@@ -11,7 +11,6 @@ import (
 
 	"github.com/caselink/caselink/cmd/caselink/internal/curate"
 	"github.com/caselink/caselink/cmd/caselink/internal/serve"
-	"github.com/caselink/caselink/similarity"
 	"github.com/caselink/caselink/similarity/caselib"
 )
 
@@ -99,14 +98,6 @@ func (env *env) serve(c *cli.Context) error {
 		PollInterval:   poll,
 		Log:            env.stderr,
 	}
-	noCache := c.Bool("no-cache")
-	opts.Build = func(docs []similarity.Document, cfg similarity.Config) (*similarity.Index, error) {
-		ix, _, _, err := cachedIndex(opts.Paths, docs, cfg, noCache, func() (*similarity.Index, error) { return similarity.Build(docs, cfg) })
-		if ix == nil {
-			return nil, err
-		}
-		return ix, nil
-	}
 	if opts.Service, err = serviceOptions(c); err != nil {
 		return err
 	}
@@ -115,6 +106,7 @@ func (env *env) serve(c *cli.Context) error {
 			return err
 		}
 	}
+	opts.Build = cachedBuild(opts.Paths, c.Bool("no-cache")) // cache.go
 	addr := c.String("addr")
 	if err := checkExposure(addr, opts.Service.Tokens != nil, c.Bool("insecure-no-auth")); err != nil {
 		return err
