@@ -11,6 +11,7 @@ import (
 	"path/filepath"
 	"unsafe"
 
+	"github.com/caselink/caselink/similarity/par"
 	"github.com/caselink/caselink/tokenize"
 )
 
@@ -54,39 +55,65 @@ var errBigEndian = errors.New("cache files are not used on a big-endian machine"
 // CacheKey returns the key a cache file of docs indexed with cfg must carry
 // to be used: a SHA-256 of salt (the caller's version, say), the format of
 // the file, the whole of cfg, and every document's case id, text and tags,
-// in order — exactly what the kept analysis is derived from, so a file
-// with this key can never be stale, whatever the files' times say.
+// in order — exactly what the kept arrays are derived from, so a file
+// with this key can never be stale, whatever the files' times say. The
+// documents are hashed in fixed parts on all cores, the parts' sums then
+// hashed in order, so the key does not depend on the number of cores.
 func CacheKey(docs []Document, cfg Config, salt string) [32]byte {
+	const part = 4096
+	sums := make([][32]byte, (len(docs)+part-1)/part)
+	par.For(len(docs), part, func(_, lo, hi int) {
+		sums[lo/part] = hashDocs(docs[lo:hi])
+	})
 	h := sha256.New()
 	var buf [8]byte
 	str := func(s string) {
 		binary.LittleEndian.PutUint64(buf[:], uint64(len(s)))
 		h.Write(buf[:])
-		h.Write(unsafe.Slice(unsafe.StringData(s), len(s)))
+		h.Write([]byte(s))
 	}
 	str(salt)
 	str(fmt.Sprintf("format %d, %d-byte int\n%#v", cacheFormat, unsafe.Sizeof(0), cfg))
 	binary.LittleEndian.PutUint64(buf[:], uint64(len(docs)))
 	h.Write(buf[:])
-	for i := range docs {
-		d := &docs[i]
-		str(d.Case.ID)
-		for v := range d.Text {
-			binary.LittleEndian.PutUint64(buf[:], uint64(len(d.Text[v])))
-			h.Write(buf[:])
-			for _, s := range d.Text[v] {
-				str(s)
-			}
-		}
-		binary.LittleEndian.PutUint64(buf[:], uint64(len(d.Tags)))
-		h.Write(buf[:])
-		for _, s := range d.Tags {
-			str(s)
-		}
+	for _, s := range sums {
+		h.Write(s[:])
 	}
 	var key [32]byte
 	h.Sum(key[:0])
 	return key
+}
+
+// hashDocs returns a SHA-256 of the case ids, text and tags of docs, each
+// string preceded by its length.
+func hashDocs(docs []Document) [32]byte {
+	h := sha256.New()
+	var buf [8]byte
+	num := func(n int) {
+		binary.LittleEndian.PutUint64(buf[:], uint64(n))
+		h.Write(buf[:])
+	}
+	str := func(s string) {
+		num(len(s))
+		h.Write(unsafe.Slice(unsafe.StringData(s), len(s))) // read only, no copy
+	}
+	for i := range docs {
+		d := &docs[i]
+		str(d.Case.ID)
+		for v := range d.Text {
+			num(len(d.Text[v]))
+			for _, s := range d.Text[v] {
+				str(s)
+			}
+		}
+		num(len(d.Tags))
+		for _, s := range d.Tags {
+			str(s)
+		}
+	}
+	var sum [32]byte
+	h.Sum(sum[:0])
+	return sum
 }
 
 // ErrCacheStale is returned by OpenCache for a well-formed cache file of

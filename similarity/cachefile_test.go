@@ -7,6 +7,8 @@ import (
 	"os"
 	"path/filepath"
 	"reflect"
+	"runtime"
+	"slices"
 	"sync"
 	"testing"
 	"unsafe"
@@ -265,5 +267,34 @@ func TestCacheConcurrentSaves(t *testing.T) {
 	ents, _ := os.ReadDir(dir)
 	if len(ents) != 1 {
 		t.Errorf("folder holds %d files, want the cache alone", len(ents))
+	}
+}
+
+// The key is the same on any number of cores, and a change in any part of
+// a library of several hash parts changes it.
+func TestCacheKeyParts(t *testing.T) {
+	base := cacheDocs(t)
+	var docs []Document
+	for i := 0; len(docs) < 9000; i++ {
+		d := base[i%len(base)]
+		c := *d.Case
+		c.ID = fmt.Sprintf("K-%05d", i)
+		d.Case = &c
+		docs = append(docs, d)
+	}
+	cfg := DefaultConfig()
+	key := CacheKey(docs, cfg, "v")
+	prev := runtime.GOMAXPROCS(1)
+	one := CacheKey(docs, cfg, "v")
+	runtime.GOMAXPROCS(prev)
+	if one != key {
+		t.Error("the key depends on the number of cores")
+	}
+	for _, at := range []int{0, 4095, 4096, 8999} {
+		changed := slices.Clone(docs)
+		changed[at].Tags = append(slices.Clone(changed[at].Tags), "symptom:new")
+		if CacheKey(changed, cfg, "v") == key {
+			t.Errorf("a tag added to document %d leaves the key unchanged", at)
+		}
 	}
 }
