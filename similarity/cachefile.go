@@ -1,6 +1,7 @@
 package similarity
 
 import (
+	"bufio"
 	"crypto/sha256"
 	"encoding/binary"
 	"errors"
@@ -133,19 +134,11 @@ func (ix *Index) SaveCache(path string, key [32]byte) (err error) {
 	if !littleEndian {
 		return errBigEndian
 	}
-	body, nsec, err := ix.cacheBody()
-	if err != nil {
+	var e cacheEnc
+	if err := ix.putAnalysis(&e); err != nil {
 		return err
 	}
-	head := make([]byte, headerSize)
-	copy(head, cacheMagic)
-	binary.LittleEndian.PutUint32(head[8:], cacheFormat)
-	binary.LittleEndian.PutUint32(head[12:], uint32(nsec))
-	copy(head[16:48], key[:])
-	binary.LittleEndian.PutUint64(head[48:], uint64(len(body)))
-	binary.LittleEndian.PutUint32(head[56:], crc32.Checksum(body, castagnoli))
-	binary.LittleEndian.PutUint32(head[60:], crc32.Checksum(head[:60], castagnoli))
-
+	ix.putWeighted(&e)
 	dir := filepath.Dir(path)
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return err
@@ -160,10 +153,7 @@ func (ix *Index) SaveCache(path string, key [32]byte) (err error) {
 			os.Remove(f.Name())
 		}
 	}()
-	if _, err = f.Write(head); err != nil {
-		return err
-	}
-	if _, err = f.Write(body); err != nil {
+	if err = e.write(f, key); err != nil {
 		return err
 	}
 	if err = f.Sync(); err != nil {
@@ -173,6 +163,53 @@ func (ix *Index) SaveCache(path string, key [32]byte) (err error) {
 		return err
 	}
 	return os.Rename(f.Name(), path)
+}
+
+// write writes the header, the section table and the sections to f,
+// straight from the index's arrays (no copy of the body is made), and the
+// header last, once the body's checksum is known.
+func (e *cacheEnc) write(f *os.File, key [32]byte) error {
+	table := make([]byte, align8(len(e.secs)*16))
+	at := headerSize + len(table)
+	for i, s := range e.secs {
+		if s != nil {
+			binary.LittleEndian.PutUint64(table[i*16:], uint64(at))
+			binary.LittleEndian.PutUint64(table[i*16+8:], uint64(len(s)))
+		}
+		at += align8(len(s))
+	}
+	w := bufio.NewWriterSize(f, 1<<20)
+	if _, err := w.Write(make([]byte, headerSize)); err != nil {
+		return err
+	}
+	sum := crc32.Update(0, castagnoli, table)
+	if _, err := w.Write(table); err != nil {
+		return err
+	}
+	var pad [8]byte
+	for _, s := range e.secs {
+		p := pad[:align8(len(s))-len(s)]
+		sum = crc32.Update(crc32.Update(sum, castagnoli, s), castagnoli, p)
+		if _, err := w.Write(s); err != nil {
+			return err
+		}
+		if _, err := w.Write(p); err != nil {
+			return err
+		}
+	}
+	if err := w.Flush(); err != nil {
+		return err
+	}
+	head := make([]byte, headerSize)
+	copy(head, cacheMagic)
+	binary.LittleEndian.PutUint32(head[8:], cacheFormat)
+	binary.LittleEndian.PutUint32(head[12:], uint32(len(e.secs)))
+	copy(head[16:48], key[:])
+	binary.LittleEndian.PutUint64(head[48:], uint64(at-headerSize))
+	binary.LittleEndian.PutUint32(head[56:], sum)
+	binary.LittleEndian.PutUint32(head[60:], crc32.Checksum(head[:60], castagnoli))
+	_, err := f.WriteAt(head, 0)
+	return err
 }
 
 // number is what a section may hold.
@@ -234,30 +271,6 @@ func takeLen[T number](d *cacheDec, n int, what string) []T {
 		d.err = fmt.Errorf("%w: %s has %d values, want %d", ErrCacheCorrupt, what, len(s), n)
 	}
 	return s
-}
-
-// cacheBody lays out the section table and the sections.
-func (ix *Index) cacheBody() (body []byte, sections int, err error) {
-	var e cacheEnc
-	if err := ix.putAnalysis(&e); err != nil {
-		return nil, 0, err
-	}
-	ix.putWeighted(&e)
-	size := align8(len(e.secs) * 16)
-	for _, s := range e.secs {
-		size += align8(len(s))
-	}
-	body = make([]byte, size)
-	at := align8(len(e.secs) * 16)
-	for i, s := range e.secs {
-		if s != nil {
-			binary.LittleEndian.PutUint64(body[i*16:], uint64(headerSize+at))
-			binary.LittleEndian.PutUint64(body[i*16+8:], uint64(len(s)))
-		}
-		copy(body[at:], s)
-		at += align8(len(s))
-	}
-	return body, len(e.secs), nil
 }
 
 // putAnalysis adds the analyzed cases and the vocabulary.
