@@ -78,8 +78,12 @@
 // of each view and the tags, with the case they stand for. [NewDocument]
 // makes a case's document, [Documents] a library's, and [BuildCases] does
 // both steps. [Index.Reindex] indexes a changed library, tokenizing only the
-// documents that changed. The Examples show Build, Match, Related and
-// Duplicates on the seed cases.
+// documents that changed. [Index.SaveCache] and [OpenCache] keep an index in
+// a file (cachefile.go: flat arrays, checksummed, mmapped and used in
+// place), keyed by [CacheKey] of the documents and the Config, so that a
+// process opening the same library again neither tokenizes nor weighs it;
+// where that file lives is the caller's policy (cmd/caselink/cache.go). The
+// Examples show Build, Match, Related and Duplicates on the seed cases.
 //
 // [Index] keeps the vectors of all cases in contiguous arrays and an inverted
 // index from (term, view) to postings. Top-k is exact, and pruning never

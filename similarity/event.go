@@ -138,8 +138,16 @@ type events struct {
 	orgTerms [][]uint32
 }
 
-// buildEvents indexes the cases' organisations and text terms; reweigh
-// calls it once the vectors are built.
+// events returns what the same-event evidence of dupes needs, built on
+// first use: match never needs it, and a command that opens its index from
+// the cache would spend most of the opening on it.
+func (ix *Index) events() *events {
+	ix.evOnce.Do(ix.buildEvents)
+	return ix.ev
+}
+
+// buildEvents indexes the cases' organisations and text terms (the vectors
+// and day numbers must be built).
 func (ix *Index) buildEvents() {
 	n := len(ix.cases)
 	ev := &events{keys: make([][]int32, n)}
@@ -253,7 +261,7 @@ func (ix *Index) eventOrgTerms(ev *events) {
 // organisation with the case at position d and are dated at most eventDays
 // from it (all of them when either is undated), ascending, and returns it.
 func (ix *Index) block(d int, dst []int32) []int32 {
-	ev := ix.ev
+	ev := ix.events()
 	start := len(dst)
 	for _, k := range ev.keys[d] {
 		if ev.weak[k] || (ix.day[d] == noDay && !ev.undatedOK[k]) {
@@ -347,11 +355,11 @@ func (ix *Index) textTerms(i int, f func(t uint32)) {
 // sharedSource returns the source the cases at a and b both cite that the
 // fewest cases cite, and how many do; "" when there is none.
 func (ix *Index) sharedSource(a, b int) (string, int) {
-	best, n := "", 0
-	for _, u := range ix.ev.srcs[a] {
-		c := len(ix.ev.cites[u])
-		if _, ok := slices.BinarySearch(ix.ev.srcs[b], u); ok && c <= maxCites && (best == "" || c < n) {
-			best, n = ix.ev.urls[u], c
+	best, n, ev := "", 0, ix.events()
+	for _, u := range ev.srcs[a] {
+		c := len(ev.cites[u])
+		if _, ok := slices.BinarySearch(ev.srcs[b], u); ok && c <= maxCites && (best == "" || c < n) {
+			best, n = ev.urls[u], c
 		}
 	}
 	return best, n
@@ -360,7 +368,7 @@ func (ix *Index) sharedSource(a, b int) (string, int) {
 // sharedOrg returns the rarest organisation key the cases at a and b share,
 // as a key id, or -1.
 func (ix *Index) sharedOrg(a, b int) int32 {
-	ev := ix.ev
+	ev := ix.events()
 	undated := ix.day[a] == noDay || ix.day[b] == noDay
 	best := int32(-1)
 	for _, k := range ev.keys[a] {
@@ -381,9 +389,9 @@ func (ix *Index) sharedOrg(a, b int) int32 {
 func (ix *Index) near(k int32, a, b int) int {
 	da, db := ix.day[a], ix.day[b]
 	if da == noDay || db == noDay {
-		return int(ix.ev.count[k])
+		return int(ix.events().count[k])
 	}
-	dated := ix.ev.dated[k]
+	dated := ix.events().dated[k]
 	at := func(x int32, t int32) int { return int(ix.day[x]) - int(t) }
 	lo, _ := slices.BinarySearchFunc(dated, min(da, db)-eventDays, at)
 	hi, _ := slices.BinarySearchFunc(dated, max(da, db)+eventDays+1, at)
@@ -401,7 +409,7 @@ func (ix *Index) near(k int32, a, b int) int {
 // shares; one with many, by its own: what it writes in every notice is
 // not specific to one of them.
 func (ix *Index) specificity(k int32, t uint32, orgDF, own int32) float64 {
-	ev := ix.ev
+	ev := ix.events()
 	n := float64(len(ix.cases))
 	others := float64(max(0, ev.count[k]-2))
 	df := float64(max(0, orgDF-own))
@@ -428,8 +436,8 @@ type overlap struct {
 // keyDF returns the counts of tdf of the case at position i for its
 // organisation key k.
 func (ix *Index) keyDF(i int, k int32) []int32 {
-	j, _ := slices.BinarySearch(ix.ev.keys[i], k)
-	return ix.ev.tdf[i][j]
+	j, _ := slices.BinarySearch(ix.events().keys[i], k)
+	return ix.events().tdf[i][j]
 }
 
 // overlap measures the specific text the cases at a and b (sharing
@@ -440,7 +448,7 @@ func (ix *Index) keyDF(i int, k int32) []int32 {
 // needs only the shared terms.
 func (ix *Index) overlap(k int32, a, b int, masses bool, shared func(t uint32, s float64)) overlap {
 	ka, kb := ix.vkey[ix.vstart[a]:ix.vstart[a+1]], ix.vkey[ix.vstart[b]:ix.vstart[b+1]]
-	na, nb := ix.ev.orgTerms[a], ix.ev.orgTerms[b]
+	na, nb := ix.events().orgTerms[a], ix.events().orgTerms[b]
 	name := func(t uint32) bool {
 		_, x := slices.BinarySearch(na, t)
 		_, y := slices.BinarySearch(nb, t)
@@ -527,8 +535,8 @@ func (ix *Index) evidence(a, b int, explain bool) EventEvidence {
 		}
 		return e
 	}
-	e.Org = ix.ev.names[k]
-	e.OrgShare = float64(ix.ev.count[k]) / float64(len(ix.cases))
+	e.Org = ix.events().names[k]
+	e.OrgShare = float64(ix.events().count[k]) / float64(len(ix.cases))
 	e.NearShare = float64(ix.near(k, a, b)) / float64(len(ix.cases))
 	type term struct {
 		t uint32

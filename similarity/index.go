@@ -62,8 +62,10 @@ type Index struct {
 	// prior is off.
 	day                 []int32
 	relPrior, dupePrior *datePrior
-	// ev holds what the same-event evidence of dupes needs.
-	ev *events
+	// ev holds what the same-event evidence of dupes needs, built by
+	// events on first use.
+	ev     *events
+	evOnce sync.Once
 
 	scorers sync.Pool // *scorer, sized for this index
 

@@ -31,9 +31,6 @@ type weighting struct {
 // and Reindex both end here, so a reindexed index is identical to one built
 // from scratch.
 func (ix *Index) reweigh() {
-	ix.day = ix.dayNumbers()
-	ix.relPrior = newDatePrior(ix.cfg.RelateDate, ix.cfg.RelateDays)
-	ix.dupePrior = newDatePrior(ix.cfg.DupeDate, ix.cfg.DupeDays)
 	ix.canonicalize(ix.rawDocFreq())
 	wt := ix.caseVectors()
 	views := ix.shrinkText(ix.cfg.Views)
@@ -61,8 +58,18 @@ func (ix *Index) reweigh() {
 	if ix.exp != ix.rel {
 		ix.exp.maxScaled(ix)
 	}
+	ix.finish()
+}
+
+// finish computes what depends on more of the cases than their text and
+// tags (dates; organisations and sources are read by events, on first
+// use), and the tag rules: the part of reweigh that an index opened from a
+// cache file (cachefile.go) computes again.
+func (ix *Index) finish() {
+	ix.day = ix.dayNumbers()
+	ix.relPrior = newDatePrior(ix.cfg.RelateDate, ix.cfg.RelateDays)
+	ix.dupePrior = newDatePrior(ix.cfg.DupeDate, ix.cfg.DupeDays)
 	ix.buildTagRules()
-	ix.buildEvents()
 }
 
 // rawDocFreq returns the document frequency of every raw term: a case

@@ -46,7 +46,7 @@ Examples:
    caselink dupes --cases ./library --confirm-cluster IL-0100
    caselink dupes --cases ./library --dismiss IL-0100 --dismiss IL-0194`,
 		Flags: []cli.Flag{
-			casesFlag, lenientFlag,
+			casesFlag, lenientFlag, noCacheFlag,
 			&cli.Float64Flag{Name: "threshold", Value: curate.DupesThreshold, Usage: "list pairs scoring at least this (0–1)"},
 			&cli.IntFlag{Name: "limit", Usage: "list at most `N` clusters (0: all)", DefaultText: fmt.Sprint(curate.DupesLimit) + " in the terminal, all with --json"},
 			&cli.IntFlag{Name: "offset", Usage: "skip the first `M` clusters of the list"},

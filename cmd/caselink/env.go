@@ -130,7 +130,8 @@ func (e *env) loadLibrary(c *cli.Context) (*caselib.Library, error) {
 }
 
 // buildIndex loads the library and indexes it with the defaults and the
-// library's tuned weights (engineConfig).
+// library's tuned weights (engineConfig), through the index cache unless
+// --no-cache.
 func (e *env) buildIndex(c *cli.Context) (*caselib.Library, *similarity.Index, error) {
 	cfg, from, err := engineConfig(c)
 	if err != nil {
@@ -142,12 +143,10 @@ func (e *env) buildIndex(c *cli.Context) (*caselib.Library, *similarity.Index, e
 		return nil, nil, err
 	}
 	e.warnLinks(curate.CheckLinks(lib.Cases, lib.ByID))
-	p := e.newProgress("indexing", len(lib.Cases))
-	ix, err := similarity.BuildProgress(similarity.Documents(lib.Cases), cfg, p.update)
+	ix, err := e.indexLibrary(c, similarity.Documents(lib.Cases), cfg) // cache.go
 	if err != nil {
-		return nil, nil, usageError{err}
+		return nil, nil, err
 	}
-	p.done()
 	return lib, ix, nil
 }
 

@@ -108,6 +108,7 @@ func newApp(env *env) *cli.App {
 			serveCommand(env),
 			benchCommand(env),
 			checkCommand(env),
+			indexCommand(env),
 			importCommand(env),
 			exportCommand(env),
 			completionCommand(env),

@@ -39,6 +39,9 @@ func TestScripts(t *testing.T) {
 		UpdateScripts: *update,
 		Setup: func(e *testscript.Env) error {
 			e.Setenv("NO_COLOR", "1")
+			// Every script runs with an index cache of its own, outside
+			// $WORK: commands on the same library reuse it.
+			e.Setenv("XDG_CACHE_HOME", t.TempDir())
 			e.Setenv("COLUMNS", "100")
 			// SEEDSET is the judged set shipped for the seed cases.
 			seedSet, err := filepath.Abs("../../eval/testdata/seeds")

@@ -35,7 +35,7 @@ Examples:
    caselink match --cases ./library --like IL-0191 --long   (more like this case)
    caselink match --cases cases.jsonl --queries alerts.jsonl --json   (batch: one JSON line per query)`,
 		Flags: []cli.Flag{
-			casesFlag, lenientFlag,
+			casesFlag, lenientFlag, noCacheFlag,
 			&cli.IntFlag{Name: "top", Aliases: []string{"n"}, Value: curate.MatchTop, Usage: "how many cases to show"},
 			&cli.Float64Flag{Name: "min-score", Value: curate.MatchMinScore, Usage: "hide cases scoring below this (0–1; batch mode: 0 unless given)"},
 			&cli.BoolFlag{Name: "json", Usage: "print JSON"},

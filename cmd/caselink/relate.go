@@ -41,7 +41,7 @@ Examples:
    caselink relate --cases ./library --write --symmetric
    caselink relate --cases cases.jsonl --json --top 10`,
 		Flags: []cli.Flag{
-			casesFlag, lenientFlag,
+			casesFlag, lenientFlag, noCacheFlag,
 			&cli.IntFlag{Name: "top", Aliases: []string{"n"}, Value: curate.RelateTop, Usage: "how many related cases per case (--symmetric back-links come on top of it)"},
 			&cli.Float64Flag{Name: "min-score", Value: curate.RelateMinScore, Usage: "link only cases scoring at least this (0–1); at the default, 80–90% of links are judged related, in libraries of 4 to 100,000 cases; links just under it, about half"},
 			&cli.BoolFlag{Name: "write", Usage: "write the links into the case files"},

@@ -47,7 +47,7 @@ Examples:
    curl -s localhost:8080/api/match -d '{"text":"pods OOMKilled after rollout","top":3}'
    curl -s 'localhost:8080/api/cases/IL-0100?lang=ko'`,
 		Flags: append([]cli.Flag{
-			casesFlag, lenientFlag,
+			casesFlag, lenientFlag, noCacheFlag,
 			&cli.StringFlag{Name: "addr", Value: "127.0.0.1:8080", Usage: "listen on `HOST:PORT` (port 0 picks a free one)"},
 			&cli.StringFlag{Name: "decisions", Usage: "the duplicate decisions `FILE`, or a postgres://…?table=T library whose decisions table to use (e.g. the primary, when --cases reads a standby; default: " + caselib.DecisionsName + " beside the library)"},
 			&cli.DurationFlag{Name: "poll", Value: time.Second, Usage: "how often to check the library's files for changes (at least 100ms; 0 turns reloading off)"},
@@ -106,6 +106,7 @@ func (env *env) serve(c *cli.Context) error {
 			return err
 		}
 	}
+	opts.Build = cachedBuild(opts.Paths, c.Bool("no-cache")) // cache.go
 	addr := c.String("addr")
 	if err := checkExposure(addr, opts.Service.Tokens != nil, c.Bool("insecure-no-auth")); err != nil {
 		return err

@@ -49,6 +49,10 @@ type Options struct {
 	// Engine is the configuration the index is built with; nil means
 	// similarity.DefaultConfig (the CLI passes the library's tuned weights).
 	Engine *similarity.Config
+	// Build, when set, makes the first index instead of similarity.Build
+	// (the CLI starts from its index cache); a reload reindexes what
+	// changed.
+	Build func(docs []similarity.Document, cfg similarity.Config) (*similarity.Index, error)
 
 	// PollInterval is how often the library's files are checked for
 	// changes: 0 means one second, a negative value turns watching off.
@@ -199,7 +203,11 @@ func (s *Server) load(stamp uint64) (*snapshot, error) {
 		if s.opts.Engine != nil {
 			cfg = *s.opts.Engine
 		}
-		ix, err = similarity.Build(docs, cfg)
+		if s.opts.Build != nil {
+			ix, err = s.opts.Build(docs, cfg)
+		} else {
+			ix, err = similarity.Build(docs, cfg)
+		}
 	}
 	if err != nil {
 		return nil, err

@@ -1,0 +1,11 @@
+//go:build !unix
+
+package similarity
+
+import "os"
+
+// mapFile reads the file at path whole where mmap is not available.
+func mapFile(path string) ([]byte, error) { return os.ReadFile(path) }
+
+// unmap has nothing to release for a file read into memory.
+func unmap([]byte) {}

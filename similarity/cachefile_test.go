@@ -1,0 +1,300 @@
+package similarity
+
+import (
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"reflect"
+	"runtime"
+	"slices"
+	"sync"
+	"testing"
+	"unsafe"
+
+	"github.com/caselink/caselink/similarity/caselib"
+)
+
+// cacheDocs returns a library large enough to have shared terms, tags and
+// dates: the seeds, and variants of them under new ids with their text
+// reordered.
+func cacheDocs(t testing.TB) []Document {
+	t.Helper()
+	lib, err := caselib.LoadSeeds()
+	if err != nil {
+		t.Fatal(err)
+	}
+	docs := Documents(lib.Cases)
+	n := len(docs)
+	for r := 1; r <= 6; r++ {
+		for i := range n {
+			c := *docs[i].Case
+			c.ID = fmt.Sprintf("%s-v%d", c.ID, r)
+			d := NewDocument(&c)
+			for v := range d.Text {
+				if k := len(d.Text[v]); k > 1 {
+					j := (i + r) % k
+					d.Text[v] = append(d.Text[v][j:], d.Text[v][:j]...)
+				}
+			}
+			if r%2 == 0 && len(d.Tags) > 0 {
+				d.Tags = d.Tags[1:]
+			}
+			docs = append(docs, d)
+		}
+	}
+	return docs
+}
+
+func saveAndOpen(t *testing.T, docs []Document, cfg Config) (built, opened *Index, path string) {
+	t.Helper()
+	built, err := Build(docs, cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	path = filepath.Join(t.TempDir(), "lib.idx")
+	key := CacheKey(docs, cfg, "test")
+	if err := built.SaveCache(path, key); err != nil {
+		t.Fatal(err)
+	}
+	opened, err = OpenCache(path, key, docs, cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return built, opened, path
+}
+
+// sameIndex compares every field of two indexes (all but the scorer pool,
+// the analyzer and the lazily built typo state), so that a field added to
+// Index and not kept by the cache file fails here.
+func sameIndex(t *testing.T, a, b *Index) {
+	t.Helper()
+	a.events() // built on first use: compare them built
+	b.events()
+	va, vb := reflect.ValueOf(a).Elem(), reflect.ValueOf(b).Elem()
+	for i := range va.NumField() {
+		f := va.Type().Field(i)
+		switch f.Name {
+		case "scorers", "an", "fuzzy", "evOnce":
+			continue
+		}
+		x := reflect.NewAt(f.Type, unsafe.Pointer(va.Field(i).UnsafeAddr())).Elem().Interface()
+		y := reflect.NewAt(f.Type, unsafe.Pointer(vb.Field(i).UnsafeAddr())).Elem().Interface()
+		if !reflect.DeepEqual(x, y) {
+			t.Errorf("%s differs between the built and the opened index", f.Name)
+		}
+	}
+	if (a.rel == a.exp) != (b.rel == b.exp) || (a.mw == a.rw) != (b.mw == b.rw) || b.rel.w != b.rw {
+		t.Error("the opened index shares weights differently")
+	}
+}
+
+// sameAnswers checks that match, relate and dupes answer the same on both
+// indexes, for a paste made of every case's title and a typo'd one.
+func sameAnswers(t *testing.T, a, b *Index) {
+	t.Helper()
+	for i := range a.Len() {
+		c := a.Case(i)
+		for _, text := range []string{c.Title.EN, c.Title.EN + " conection timout"} {
+			q := Query{Text: text, K: 5}
+			if ra, rb := a.Match(q), b.Match(q); !reflect.DeepEqual(ra.Hits, rb.Hits) {
+				t.Fatalf("match %q: built %v, opened %v", text, ra.Hits, rb.Hits)
+			}
+		}
+		if ra, rb := a.Related(i, 5, 0), b.Related(i, 5, 0); !reflect.DeepEqual(ra, rb) {
+			t.Fatalf("relate %s: built %v, opened %v", c.ID, ra, rb)
+		}
+		if ra, rb := a.DupesOf(i, 5, 0), b.DupesOf(i, 5, 0); !reflect.DeepEqual(ra, rb) {
+			t.Fatalf("dupes %s: built %v, opened %v", c.ID, ra, rb)
+		}
+	}
+}
+
+func TestCacheRoundTrip(t *testing.T) {
+	docs := cacheDocs(t)
+	for name, cfg := range map[string]Config{
+		"default": DefaultConfig(),
+		"no lift, other expansion": func() Config {
+			c := DefaultConfig()
+			c.TagLift = false
+			c.ExpandTagKinds[0] = c.TagKinds[0] + 0.5
+			return c
+		}(),
+	} {
+		t.Run(name, func(t *testing.T) {
+			built, opened, _ := saveAndOpen(t, docs, cfg)
+			sameIndex(t, built, opened)
+			sameAnswers(t, built, opened)
+			// Reindexing an opened index (what serve does on a change)
+			// gives what reindexing the built one gives.
+			changed := append([]Document(nil), docs[1:]...)
+			ra, err := built.Reindex(changed)
+			if err != nil {
+				t.Fatal(err)
+			}
+			rb, err := opened.Reindex(changed)
+			if err != nil {
+				t.Fatal(err)
+			}
+			sameIndex(t, ra, rb)
+		})
+	}
+}
+
+// A file that is not exactly what SaveCache wrote under the key asked for
+// is refused, so the caller rebuilds.
+func TestCacheRefusesBadFiles(t *testing.T) {
+	docs := cacheDocs(t)
+	cfg := DefaultConfig()
+	_, _, path := saveAndOpen(t, docs, cfg)
+	good, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	key := CacheKey(docs, cfg, "test")
+	try := func(name string, data []byte, want error) {
+		t.Helper()
+		p := filepath.Join(t.TempDir(), "bad.idx")
+		if err := os.WriteFile(p, data, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		if _, err := OpenCache(p, key, docs, cfg); !errors.Is(err, want) {
+			t.Errorf("%s: OpenCache gives %v, want %v", name, err, want)
+		}
+	}
+	for _, at := range []int{0, 9, 20, 50, 57, headerSize + 3, len(good) / 3, len(good) / 2, len(good) - 1} {
+		bad := append([]byte(nil), good...)
+		bad[at] ^= 0x10
+		// The key too is under the header's checksum: corrupt, not stale.
+		try(fmt.Sprintf("byte %d flipped", at), bad, ErrCacheCorrupt)
+	}
+	for _, n := range []int{0, 10, headerSize, headerSize + 100, len(good) / 2, len(good) - 1} {
+		try(fmt.Sprintf("cut to %d bytes", n), good[:n], ErrCacheCorrupt)
+	}
+	try("a byte added", append(append([]byte(nil), good...), 0), ErrCacheCorrupt)
+
+	// Another library, other weights, another version: stale.
+	other := append([]Document(nil), docs...)
+	other[3].Text[0] = append([]string{"disk full"}, other[3].Text[0]...)
+	weights := cfg
+	weights.Views[0] += 0.01
+	for name, k := range map[string][32]byte{
+		"a case's text changed": CacheKey(other, cfg, "test"),
+		"a weight changed":      CacheKey(docs, weights, "test"),
+		"another version":       CacheKey(docs, cfg, "test2"),
+		"a case gone":           CacheKey(docs[1:], cfg, "test"),
+	} {
+		if k == key {
+			t.Fatalf("%s: same key", name)
+		}
+		if _, err := OpenCache(path, k, docs, cfg); !errors.Is(err, ErrCacheStale) {
+			t.Errorf("%s: OpenCache gives %v, want ErrCacheStale", name, err)
+		}
+	}
+	if _, err := OpenCache(filepath.Join(t.TempDir(), "none.idx"), key, docs, cfg); !errors.Is(err, fs.ErrNotExist) {
+		t.Errorf("missing file: OpenCache gives %v", err)
+	}
+	// A file of the right key but opened with other documents (a caller's
+	// mistake) is refused by its counts rather than misread.
+	if _, err := OpenCache(path, key, docs[1:], cfg); err == nil {
+		t.Error("a file opened with fewer documents than it has was used")
+	}
+}
+
+// Two processes saving the same cache at once leave one whole file (and
+// no temporary ones), which opens to the same index.
+func TestCacheConcurrentSaves(t *testing.T) {
+	docs := cacheDocs(t)
+	cfg := DefaultConfig()
+	built, err := Build(docs, cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	other, err := Build(docs[:len(docs)/2], cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	dir := t.TempDir()
+	path := filepath.Join(dir, "lib.idx")
+	key := CacheKey(docs, cfg, "test")
+	otherKey := CacheKey(docs[:len(docs)/2], cfg, "test")
+	var wg sync.WaitGroup
+	for w := range 4 {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for range 10 {
+				var err error
+				if w%2 == 0 {
+					err = built.SaveCache(path, key)
+				} else {
+					err = other.SaveCache(path, otherKey)
+				}
+				if err != nil {
+					t.Error(err)
+				}
+				// Whatever is there is one whole file of one of them: a
+				// snapshot of it (renames replace it whole) opens with one
+				// of the keys.
+				data, err := os.ReadFile(path)
+				if err != nil {
+					t.Error(err)
+					return
+				}
+				snap := filepath.Join(t.TempDir(), "snap.idx")
+				if err := os.WriteFile(snap, data, 0o644); err != nil {
+					t.Error(err)
+					return
+				}
+				if _, err := OpenCache(snap, key, docs, cfg); err != nil {
+					if _, err2 := OpenCache(snap, otherKey, docs[:len(docs)/2], cfg); err2 != nil {
+						t.Errorf("file is neither's: %v; %v", err, err2)
+					}
+				}
+			}
+		}()
+	}
+	wg.Wait()
+	if err := built.SaveCache(path, key); err != nil {
+		t.Fatal(err)
+	}
+	opened, err := OpenCache(path, key, docs, cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	sameIndex(t, built, opened)
+	ents, _ := os.ReadDir(dir)
+	if len(ents) != 1 {
+		t.Errorf("folder holds %d files, want the cache alone", len(ents))
+	}
+}
+
+// The key is the same on any number of cores, and a change in any part of
+// a library of several hash parts changes it.
+func TestCacheKeyParts(t *testing.T) {
+	base := cacheDocs(t)
+	var docs []Document
+	for i := 0; len(docs) < 9000; i++ {
+		d := base[i%len(base)]
+		c := *d.Case
+		c.ID = fmt.Sprintf("K-%05d", i)
+		d.Case = &c
+		docs = append(docs, d)
+	}
+	cfg := DefaultConfig()
+	key := CacheKey(docs, cfg, "v")
+	prev := runtime.GOMAXPROCS(1)
+	one := CacheKey(docs, cfg, "v")
+	runtime.GOMAXPROCS(prev)
+	if one != key {
+		t.Error("the key depends on the number of cores")
+	}
+	for _, at := range []int{0, 4095, 4096, 8999} {
+		changed := slices.Clone(docs)
+		changed[at].Tags = append(slices.Clone(changed[at].Tags), "symptom:new")
+		if CacheKey(changed, cfg, "v") == key {
+			t.Errorf("a tag added to document %d leaves the key unchanged", at)
+		}
+	}
+}
