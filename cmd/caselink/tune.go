@@ -106,16 +106,18 @@ func (env *env) tune(c *cli.Context) error {
 	}
 	w.Flush()
 	b := eval.DefaultBootstrap()
+	var p *progress
 	progress := func(done, total int) {
-		if env.stderrIsTerminal() {
-			fmt.Fprintf(env.stderr, "\rtune: scored %d/%d weightings", done, total)
-			if done == total {
-				fmt.Fprintln(env.stderr)
-			}
+		if p == nil {
+			p = env.newProgressOf("tune: scored", total, "weightings")
 		}
+		p.update(done)
 	}
 	res, err := tuned.Tune(lib.Cases, base, sig, tuned.Options{Folds: c.Int("folds"), K: c.Int("k"), Bootstrap: b,
 		Progress: progress})
+	if p != nil {
+		p.done()
+	}
 	if err != nil {
 		return usageError{err}
 	}
