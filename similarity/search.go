@@ -102,7 +102,12 @@ func (ix *Index) run(sc *scorer, s *search) []Hit {
 	if s.k <= 0 || len(s.q) == 0 {
 		return nil
 	}
-	p := pass{ix: ix, sc: sc, wt: ix.weightsFor(s.prof), tail: sc.tail[:0], top: topHeap{k: s.k + extraHits}}
+	// The scorer's buffers are handed to the pass whichever traversal runs, so
+	// that release gives them back: a block-max run (a paste) used to leave
+	// them nil, and the next case-to-case search of the scorer regrew them
+	// from nothing (at 100,000 cases, 0.4 MB and a third of its time).
+	p := pass{ix: ix, sc: sc, wt: ix.weightsFor(s.prof), tail: sc.tail[:0], touched: sc.touched[:0],
+		cands: sc.cands[:0], top: topHeap{k: s.k + extraHits}}
 	p.orderTerms(s)
 	if useBlocks(s) {
 		p.runBlocks(s)
@@ -178,7 +183,7 @@ func (p *pass) orderTerms(s *search) {
 func (p *pass) accumulate(s *search) {
 	ix := p.ix
 	lastRem := math.Inf(1)
-	acc, touched := p.sc.acc, p.sc.touched[:0]
+	acc, touched := p.sc.acc, p.touched[:0]
 	for i, t := range p.order {
 		lo, hi := ix.span(t.key, s)
 		if i > 0 && hi-lo >= 64 {
@@ -220,7 +225,7 @@ func (p *pass) screen(s *search) {
 	if !all {
 		p.prepareTail()
 	}
-	cands := p.sc.cands[:0]
+	cands := p.cands[:0]
 	for _, d := range p.touched {
 		doc := int(d)
 		if s.accept != nil && !s.accept(doc) {
