@@ -12,8 +12,6 @@ import (
 	"testing"
 	"time"
 	"unsafe"
-
-	"github.com/caselink/caselink/similarity/caselib"
 )
 
 // threadCPU is the CPU time the calling OS thread has used; processCPU
@@ -38,14 +36,7 @@ func TestCPUTimes(t *testing.T) {
 	if path == "" {
 		t.Skip("CASELINK_CPU_TIMES not set")
 	}
-	lib, err := caselib.Load([]string{path}, caselib.LoadOptions{Lenient: true})
-	if err != nil {
-		t.Fatal(err)
-	}
-	ix, err := BuildCases(lib.Cases, DefaultConfig())
-	if err != nil {
-		t.Fatal(err)
-	}
+	ix := indexOfFile(t, path)
 	defer func(n int) { parallelMin = n }(parallelMin)
 	parallelMin = 1 << 30
 	runtime.LockOSThread()

@@ -141,14 +141,10 @@ func ids(h []Hit) []string {
 	return s
 }
 
-// At scale, relate must still equal a brute-force scan. The 100,000-case
-// corpus is made with ../shared/bench/scale_corpus.py and named by
-// CASELINK_CORPUS_100K (any large library works); the test skips without it.
-func TestRelateExactAtScale(t *testing.T) {
-	path := os.Getenv("CASELINK_CORPUS_100K")
-	if path == "" {
-		t.Skip("set CASELINK_CORPUS_100K to a large library to run")
-	}
+// indexOfFile loads the library file at path (leniently) and indexes it with
+// the defaults.
+func indexOfFile(t testing.TB, path string) *Index {
+	t.Helper()
 	lib, err := caselib.Load([]string{path}, caselib.LoadOptions{Lenient: true})
 	if err != nil {
 		t.Fatal(err)
@@ -157,6 +153,18 @@ func TestRelateExactAtScale(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	return ix
+}
+
+// At scale, relate must still equal a brute-force scan. The 100,000-case
+// corpus is made with ../shared/bench/scale_corpus.py and named by
+// CASELINK_CORPUS_100K (any large library works); the test skips without it.
+func TestRelateExactAtScale(t *testing.T) {
+	path := os.Getenv("CASELINK_CORPUS_100K")
+	if path == "" {
+		t.Skip("set CASELINK_CORPUS_100K to a large library to run")
+	}
+	ix := indexOfFile(t, path)
 	step := max(1, ix.Len()/40)
 	for d := 0; d < ix.Len(); d += step {
 		got := ix.Related(d, 10, 0)
