@@ -15,8 +15,8 @@ import (
 // each phase is one line, updates come from callbacks that already report
 // only now and then, and neither library did that line better. progressbar
 // writes every update when stderr is not a terminal unless throttled and adds
-// 2.5 MB to a binary; mpb adds 0.8 MB and six modules and costs six times our
-// CPU per update, for bars we do not draw.
+// 2.5 MB to a binary; mpb adds 0.8 MB and six modules and costs three times
+// our CPU per update, for bars we do not draw.
 
 // progressEnv names the variable that overrides when progress is shown:
 // "always" shows it even when stderr is not a terminal and the work is short
