@@ -51,16 +51,17 @@ func synthLibrary(n int, seed uint64) []*caselib.Case {
 // bruteRelated scores case doc against every other case, exactly, as relate
 // does (with its date prior).
 func bruteRelated(ix *Index, doc, k int, minScore float64) []Hit {
-	return bruteProfile(ix, ix.rel, ix.relPrior, doc, k, minScore)
+	return bruteProfile(ix, ix.rel, ix.relPrior, doc, k, minScore, nil)
 }
 
 // bruteProfile scores case doc against every other case under profile p and
-// the date prior dp (nil for none).
-func bruteProfile(ix *Index, p *profile, dp *datePrior, doc, k int, minScore float64) []Hit {
+// the date prior dp (nil for none), keeping only the cases accept keeps (nil:
+// all).
+func bruteProfile(ix *Index, p *profile, dp *datePrior, doc, k int, minScore float64, accept func(int) bool) []Hit {
 	q := ix.caseQuery(doc, p, nil)
 	var hits []Hit
 	for d := range ix.Len() {
-		if d == doc {
+		if d == doc || accept != nil && !accept(d) {
 			continue
 		}
 		if s := ix.exact(q, d, p) * ix.pairFactor(dp, doc, d); s >= minScore && s > 0 {
@@ -98,7 +99,7 @@ func TestPruningIsExact(t *testing.T) {
 			all := ix.AllRelated(k, minScore, nil)
 			for d := range ix.Len() {
 				want := bruteRelated(ix, d, k, minScore)
-				if got := all[d]; fmt.Sprint(ids(got)) != fmt.Sprint(ids(want)) {
+				if got := all[d]; scored(got) != scored(want) {
 					t.Fatalf("k=%d min=%v case %s: pruned %v, brute force %v", k, minScore, ix.Case(d).ID, hitIDs(got), hitIDs(want))
 				}
 			}
@@ -111,8 +112,20 @@ func TestPruningIsExact(t *testing.T) {
 	for d := 0; d < ix.Len(); d += 7 {
 		got := ix.search(&search{q: ix.caseQuery(d, ix.exp, nil), prof: ix.exp, k: 10,
 			accept: func(x int) bool { return x != d }})
-		if want := bruteProfile(ix, ix.exp, nil, d, 10, 0); fmt.Sprint(ids(got)) != fmt.Sprint(ids(want)) {
+		if want := bruteProfile(ix, ix.exp, nil, d, 10, 0, nil); scored(got) != scored(want) {
 			t.Fatalf("second stage of %s: pruned %v, brute force %v", ix.Case(d).ID, hitIDs(got), hitIDs(want))
+		}
+	}
+	// A filter and the date prior together (screen drops a case on its bound
+	// before either is looked up), with a score floor.
+	for d := 0; d < ix.Len(); d += 5 {
+		keep := func(x int) bool { return x != d && x%3 != 0 }
+		for _, minScore := range []float64{0, 0.05} {
+			got := ix.search(&search{q: ix.caseQuery(d, ix.rel, nil), prof: ix.rel, k: 10, minScore: minScore,
+				dated: ix.datedFrom(ix.relPrior, d), accept: keep})
+			if want := bruteProfile(ix, ix.rel, ix.relPrior, d, 10, minScore, keep); scored(got) != scored(want) {
+				t.Fatalf("filtered and dated, %s: pruned %v, brute force %v", ix.Case(d).ID, scored(got), scored(want))
+			}
 		}
 	}
 	// Pastes too: the first pass of match against a brute-force scan, both
@@ -133,12 +146,37 @@ func TestPruningIsExact(t *testing.T) {
 	}
 }
 
+// scored lists hits as "id score" with the score to 4 decimals: what a user
+// compares.
+func scored(h []Hit) string {
+	var b strings.Builder
+	for _, x := range h {
+		fmt.Fprintf(&b, "%s %.4f; ", x.ID, x.Score)
+	}
+	return b.String()
+}
+
 func ids(h []Hit) []string {
 	var s []string
 	for _, x := range h {
 		s = append(s, x.ID)
 	}
 	return s
+}
+
+// indexOfFile loads the library file at path (leniently) and indexes it with
+// the defaults.
+func indexOfFile(t testing.TB, path string) *Index {
+	t.Helper()
+	lib, err := caselib.Load([]string{path}, caselib.LoadOptions{Lenient: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ix, err := BuildCases(lib.Cases, DefaultConfig())
+	if err != nil {
+		t.Fatal(err)
+	}
+	return ix
 }
 
 // At scale, relate must still equal a brute-force scan. The 100,000-case
@@ -149,14 +187,7 @@ func TestRelateExactAtScale(t *testing.T) {
 	if path == "" {
 		t.Skip("set CASELINK_CORPUS_100K to a large library to run")
 	}
-	lib, err := caselib.Load([]string{path}, caselib.LoadOptions{Lenient: true})
-	if err != nil {
-		t.Fatal(err)
-	}
-	ix, err := BuildCases(lib.Cases, DefaultConfig())
-	if err != nil {
-		t.Fatal(err)
-	}
+	ix := indexOfFile(t, path)
 	step := max(1, ix.Len()/40)
 	for d := 0; d < ix.Len(); d += step {
 		got := ix.Related(d, 10, 0)

@@ -102,7 +102,12 @@ func (ix *Index) run(sc *scorer, s *search) []Hit {
 	if s.k <= 0 || len(s.q) == 0 {
 		return nil
 	}
-	p := pass{ix: ix, sc: sc, wt: ix.weightsFor(s.prof), tail: sc.tail[:0], top: topHeap{k: s.k + extraHits}}
+	// The scorer's buffers are handed to the pass whichever traversal runs, so
+	// that release gives them back: a block-max run (a paste) used to leave
+	// them nil, and the next case-to-case search of the scorer regrew them
+	// from nothing, and the garbage collector collected them (eval/README.md).
+	p := pass{ix: ix, sc: sc, wt: ix.weightsFor(s.prof), tail: sc.tail[:0], touched: sc.touched[:0],
+		cands: sc.cands[:0], top: topHeap{k: s.k + extraHits}}
 	p.orderTerms(s)
 	if useBlocks(s) {
 		p.runBlocks(s)
@@ -178,7 +183,7 @@ func (p *pass) orderTerms(s *search) {
 func (p *pass) accumulate(s *search) {
 	ix := p.ix
 	lastRem := math.Inf(1)
-	acc, touched := p.sc.acc, p.sc.touched[:0]
+	acc, touched := p.sc.acc, p.touched[:0]
 	for i, t := range p.order {
 		lo, hi := ix.span(t.key, s)
 		if i > 0 && hi-lo >= 64 {
@@ -220,20 +225,29 @@ func (p *pass) screen(s *search) {
 	if !all {
 		p.prepareTail()
 	}
-	cands := p.sc.cands[:0]
+	cands := p.cands[:0]
 	for _, d := range p.touched {
 		doc := int(d)
-		if s.accept != nil && !s.accept(doc) {
-			continue
-		}
+		a := float64(acc[d])
 		f := 1.0
 		if s.prof != nil {
 			f = float64(s.prof.scale[doc])
 		}
+		// Most touched cases miss the bar. The date prior's factor is at most
+		// 1 and a bound only grows with the scale, so a case that misses it
+		// before the factor misses it after: it is dropped before the filter
+		// and the prior are looked up (random reads, most of the cost of a
+		// screen in relate).
+		if a >= 0 && (all && a*f < p.theta-slack || !all && a*f+p.tailBound(d, f) < p.theta-slack) {
+			continue
+		}
+		if s.accept != nil && !s.accept(doc) {
+			continue
+		}
 		if s.dated != nil {
 			f *= s.dated.factor(doc)
 		}
-		lb := float64(acc[d]) * f
+		lb := a * f
 		if all {
 			if lb >= p.theta-slack {
 				p.top.push(Hit{Doc: doc, ID: ix.cases[doc].ID, Score: lb})
@@ -410,12 +424,17 @@ func (ix *Index) searchParts(s search, parts int) []Hit {
 func (ix *Index) kthLowerBound(sc *scorer, touched []uint32, s *search) float64 {
 	h := sc.kth[:0]
 	for _, d := range touched {
-		if s.accept != nil && !s.accept(int(d)) {
-			continue
-		}
 		v := sc.acc[d]
 		if s.prof != nil {
 			v *= s.prof.scale[d]
+		}
+		// The filter and the prior's factor (at most 1) can only lower v: a
+		// case already under the k-th kept is passed over without them.
+		if len(h) == s.k && v >= 0 && v <= h[0] {
+			continue
+		}
+		if s.accept != nil && !s.accept(int(d)) {
+			continue
 		}
 		if s.dated != nil {
 			v *= float32(s.dated.factor(int(d)))

@@ -6,7 +6,6 @@ import (
 	"os"
 	"strconv"
 	"strings"
-	"time"
 
 	"github.com/urfave/cli/v2"
 	"golang.org/x/term"
@@ -30,6 +29,8 @@ type env struct {
 	sources []source     // the settings applyConfig filled in, and where from
 
 	weightsFrom string // where buildIndex's weights came from (engineConfig)
+
+	quiet bool // --quiet: no progress on stderr (progress.go)
 }
 
 // casesFlag is --cases, shared by every command that reads a library.
@@ -103,14 +104,18 @@ func (e *env) loadLibrary(c *cli.Context) (*caselib.Library, error) {
 		return e.loadTable(c, paths, maxCase)
 	}
 	lenient := c.Bool("lenient")
+	p := e.newProgress("loading", 0)
 	lib, err := caselib.Load(paths, caselib.LoadOptions{
 		Lenient:      lenient,
 		MaxCaseBytes: maxCase,
 		Stdin:        e.stdin,
 		Warn: func(err error) {
+			p.clear()
 			fmt.Fprintf(e.stderr, "caselink: warning: skipped: %v\n", err)
 		},
+		Progress: p.update,
 	})
+	p.done()
 	if caselib.IsNotCaseFile(err) {
 		return nil, fmt.Errorf("%w; or skip it with --lenient", err)
 	}
@@ -191,42 +196,6 @@ func cut(s string, n int) string {
 		return s
 	}
 	return string(r[:n-1]) + "…"
-}
-
-// progress prints "label: done/total (rate/s)" on stderr, at most a few
-// times a second, once the work has run for two seconds, and only when
-// stderr is a terminal. done finishes the line.
-type progress struct {
-	w     io.Writer
-	label string
-	total int
-	start time.Time
-	last  time.Time
-	on    bool
-	shown bool
-}
-
-func (e *env) newProgress(label string, total int) *progress {
-	return &progress{w: e.stderr, label: label, total: total, start: time.Now(), on: e.stderrIsTerminal()}
-}
-
-func (p *progress) update(done int) {
-	if !p.on {
-		return
-	}
-	now := time.Now()
-	if now.Sub(p.start) < 2*time.Second || now.Sub(p.last) < 200*time.Millisecond {
-		return
-	}
-	p.last, p.shown = now, true
-	rate := float64(done) / now.Sub(p.start).Seconds()
-	fmt.Fprintf(p.w, "\r%s: %d/%d cases (%.0f/s)  ", p.label, done, p.total, rate)
-}
-
-func (p *progress) done() {
-	if p.shown {
-		fmt.Fprintf(p.w, "\r%s: %d/%d cases in %.1fs     \n", p.label, p.total, p.total, time.Since(p.start).Seconds())
-	}
 }
 
 // bold wraps s in bold when on.

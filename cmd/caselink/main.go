@@ -132,8 +132,10 @@ func newApp(env *env) *cli.App {
 			if !slices.ContainsFunc(c.Flags, func(f cli.Flag) bool { return slices.Contains(f.Names(), "config") }) {
 				c.Flags = append(c.Flags, configFileFlag)
 			}
+			c.Flags = append(c.Flags, quietFlag)
 			before := c.Before
 			c.Before = func(ctx *cli.Context) error {
+				env.quiet = ctx.Bool("quiet")
 				if err := env.applyConfig(ctx); err != nil {
 					return err
 				}

@@ -169,7 +169,11 @@ func (env *env) importCases(c *cli.Context) error {
 	if err != nil {
 		return err
 	}
+	p := env.newProgress("import: copying", 0)
+	p.n = lib.Len()
+	p.busy()
 	res, err := pgstore.Import(ctxOf(c), src, lib)
+	p.done()
 	if err != nil {
 		return err
 	}

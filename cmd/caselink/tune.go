@@ -88,8 +88,10 @@ func (env *env) tune(c *cli.Context) error {
 	}
 	w.Flush()
 	b := eval.DefaultBootstrap()
+	update, end := env.tuneProgress()
 	res, err := tuned.Tune(lib.Cases, base, sig, tuned.Options{Folds: c.Int("folds"), K: c.Int("k"), Bootstrap: b,
-		Progress: env.tuneProgress})
+		Progress: update})
+	end()
 	if err != nil {
 		return usageError{err}
 	}
@@ -172,14 +174,23 @@ func printSignal(w io.Writer, sig tuned.Signal, from string) {
 	fmt.Fprintf(w, "current weights: %s\n", from)
 }
 
-// tuneProgress shows on a terminal how many weightings tune has scored.
-func (env *env) tuneProgress(done, total int) {
-	if env.stderrIsTerminal() {
-		fmt.Fprintf(env.stderr, "\rtune: scored %d/%d weightings", done, total)
-		if done == total {
-			fmt.Fprintln(env.stderr)
+// tuneProgress returns tune's progress callback, which shows on a
+// terminal how many weightings tune has scored, and the function that ends
+// the line.
+func (env *env) tuneProgress() (update func(done, total int), end func()) {
+	var p *progress
+	update = func(done, total int) {
+		if p == nil {
+			p = env.newProgressOf("tune: scored", total, "weightings")
+		}
+		p.update(done)
+	}
+	end = func() {
+		if p != nil {
+			p.done()
 		}
 	}
+	return update, end
 }
 
 // printTuned prints the cross-validation, the held-out gain and what the

@@ -32,6 +32,10 @@ type LoadOptions struct {
 	// DefaultMaxCaseBytes, a negative value no limit. A larger case is an
 	// error (IsTooLarge), skipped when Lenient.
 	MaxCaseBytes int64
+	// Progress, when not nil, is called now and then with the number of
+	// cases read so far, from the goroutine that called Load (for a
+	// progress line; never concurrently with Warn).
+	Progress func(cases int)
 }
 
 // DefaultMaxCaseBytes is the default per-case size limit: 4 MiB, over ten

@@ -530,6 +530,9 @@ func (p *loader) collect() error {
 		if err := p.take(j); err != nil {
 			return err
 		}
+		if p.opts.Progress != nil {
+			p.opts.Progress(len(p.lib.byID))
+		}
 	}
 	return nil
 }
