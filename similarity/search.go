@@ -408,7 +408,7 @@ func (ix *Index) searchParts(s search, parts int) []Hit {
 // kthLowerBound returns the k-th largest partial score among the touched
 // cases that s accepts: a lower bound of the k-th best final score.
 func (ix *Index) kthLowerBound(sc *scorer, touched []uint32, s *search) float64 {
-	h := sc.kth[:0]
+	h := bounded[float32, highest]{k: s.k, h: sc.kth[:0]}
 	for _, d := range touched {
 		if s.accept != nil && !s.accept(int(d)) {
 			continue
@@ -420,43 +420,13 @@ func (ix *Index) kthLowerBound(sc *scorer, touched []uint32, s *search) float64 
 		if s.dated != nil {
 			v *= float32(s.dated.factor(int(d)))
 		}
-		if len(h) < s.k {
-			h = append(h, v)
-			for i := len(h) - 1; i > 0; { // sift up (min-heap)
-				p := (i - 1) / 2
-				if h[p] <= h[i] {
-					break
-				}
-				h[p], h[i] = h[i], h[p]
-				i = p
-			}
-			continue
-		}
-		if v <= h[0] {
-			continue
-		}
-		h[0] = v
-		for i := 0; ; { // sift down
-			l := 2*i + 1
-			if l >= len(h) {
-				break
-			}
-			m := l
-			if r := l + 1; r < len(h) && h[r] < h[l] {
-				m = r
-			}
-			if h[i] <= h[m] {
-				break
-			}
-			h[i], h[m] = h[m], h[i]
-			i = m
-		}
+		h.push(v)
 	}
-	sc.kth = h
-	if len(h) < s.k {
+	sc.kth = h.h
+	if !h.full() {
 		return 0
 	}
-	return float64(h[0]) * (1 - 1e-6)
+	return float64(*h.worst()) * (1 - 1e-6)
 }
 
 // weightsFor returns the weights a search uses: case-to-case searches (with
