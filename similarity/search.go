@@ -22,7 +22,7 @@ type scorer struct {
 	touched []uint32
 	order   []qterm
 	rem     []float64
-	kth     []float32
+	kth     []Hit
 	tail    []qterm
 	cands   []cand
 	dense   []float32 // tail weights by key, for completing candidates
@@ -408,7 +408,10 @@ func (ix *Index) searchParts(s search, parts int) []Hit {
 // kthLowerBound returns the k-th largest partial score among the touched
 // cases that s accepts: a lower bound of the k-th best final score.
 func (ix *Index) kthLowerBound(sc *scorer, touched []uint32, s *search) float64 {
-	h := bounded[float32, highest]{k: s.k, h: sc.kth[:0]}
+	h := topHeap{k: s.k, h: sc.kth[:0]}
+	// bar is the worst score kept once k are: most cases do not pass it, and
+	// are turned away here without building a hit.
+	bar := float32(math.Inf(-1))
 	for _, d := range touched {
 		if s.accept != nil && !s.accept(int(d)) {
 			continue
@@ -420,13 +423,19 @@ func (ix *Index) kthLowerBound(sc *scorer, touched []uint32, s *search) float64 
 		if s.dated != nil {
 			v *= float32(s.dated.factor(int(d)))
 		}
-		h.push(v)
+		if v <= bar {
+			continue
+		}
+		h.push(Hit{Score: float64(v)})
+		if h.full() {
+			bar = float32(h.worst().Score)
+		}
 	}
 	sc.kth = h.h
 	if !h.full() {
 		return 0
 	}
-	return float64(*h.worst()) * (1 - 1e-6)
+	return h.worst().Score * (1 - 1e-6)
 }
 
 // weightsFor returns the weights a search uses: case-to-case searches (with

@@ -45,6 +45,69 @@ func sortHits(h []Hit) {
 // clamps it.
 func (ix *Index) clampK(k int) int { return min(k, len(ix.cases)) }
 
+// topHeap keeps the k best hits seen so far; its root is the worst of them.
+// It is the engine's one bounded heap: the top k of a search, and the k-th
+// best partial score (kthLowerBound, whose hits carry only a score). It is
+// written for Hit rather than as a generic heap with the order as a type
+// parameter: Go calls a type parameter's method through a dictionary, not
+// inline, and that form measured several times slower per push.
+type topHeap struct {
+	k int
+	h []Hit
+}
+
+func (t *topHeap) worst() *Hit { return &t.h[0] }
+
+// full reports whether the heap holds k hits.
+func (t *topHeap) full() bool { return len(t.h) >= t.k }
+
+// push offers a hit; it is kept when it ranks among the k best.
+func (t *topHeap) push(x Hit) {
+	if t.k <= 0 {
+		return
+	}
+	if len(t.h) < t.k {
+		t.h = append(t.h, x)
+		t.up(len(t.h) - 1)
+		return
+	}
+	if !better(&x, &t.h[0]) {
+		return
+	}
+	t.h[0] = x
+	t.down(0)
+}
+
+func (t *topHeap) up(i int) {
+	for i > 0 {
+		p := (i - 1) / 2
+		if !better(&t.h[p], &t.h[i]) {
+			break
+		}
+		t.h[p], t.h[i] = t.h[i], t.h[p]
+		i = p
+	}
+}
+
+func (t *topHeap) down(i int) {
+	n := len(t.h)
+	for {
+		l := 2*i + 1
+		if l >= n {
+			return
+		}
+		w := l
+		if r := l + 1; r < n && better(&t.h[l], &t.h[r]) {
+			w = r
+		}
+		if !better(&t.h[i], &t.h[w]) {
+			return
+		}
+		t.h[i], t.h[w] = t.h[w], t.h[i]
+		i = w
+	}
+}
+
 // sortPairs orders pairs most similar first, ties by the ids of A then B.
 func sortPairs(ix *Index, p []Pair) {
 	slices.SortFunc(p, func(a, b Pair) int {
