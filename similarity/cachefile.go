@@ -320,7 +320,7 @@ func (ix *Index) putAnalysis(e *cacheEnc) error {
 // exp.w (rel.w is always rw).
 func (ix *Index) putWeighted(e *cacheEnc) {
 	ownExp := ix.exp != ix.rel
-	misc := append(ix.query[:0:0], ix.query[:]...)
+	misc := append(ix.pasteViews[:0:0], ix.pasteViews[:]...)
 	misc = append(misc, ix.rel.views[:]...)
 	misc = append(misc, ix.exp.views[:]...)
 	flag := 0.0
@@ -542,7 +542,7 @@ func (ix *Index) restoreWeighted(d *cacheDec) error {
 		copy(p.views[:], views)
 		return p
 	}
-	copy(ix.query[:], misc[:NumViews])
+	copy(ix.pasteViews[:], misc[:NumViews])
 	ix.rel = takeProfile(misc[NumViews:2*NumViews], ix.rw)
 	ix.exp = ix.rel
 	if ownExp {

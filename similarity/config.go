@@ -95,9 +95,12 @@ type Config struct {
 	// words, and a long text counts each occurrence for less.
 	K1, B float64
 
-	// Query are the weights with which a pasted text's vector is matched
-	// against the symptoms, cause and response views of a case, and its
-	// inferred tags against the tag view. They are normalized to sum to 1.
+	// Query are the paste's view weights: how much a pasted text's vector
+	// counts against the symptoms, cause and response views of a case, and
+	// its inferred tags against the tag view. They are normalized to sum to
+	// 1. (They weigh the paste, not a query in general: a case searched with
+	// weighs its views by Views. The exported name is kept so that code
+	// setting it, such as eval's grid, keeps compiling.)
 	Query [NumViews]float64
 
 	// InferTags turns on tag inference for pasted text: a library tag whose

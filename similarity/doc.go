@@ -30,6 +30,14 @@
 // 1 for a case against itself, and a sum of per-term contributions (the
 // explanation).
 //
+// In this package a query is what is searched with: a pasted text ([Query],
+// analyzePaste) or a case's own vector for case-to-case scores (caseQuery).
+// Three names keep the word for something narrower: [Config.Query] is the
+// paste's weight per view; [Explanation.Query] and the stage "query" of a
+// [Hit] are the first pass, the score from the query itself (against the
+// second stage's "expand"). The pastes of a judged set are eval's, not this
+// package's.
+//
 // A pasted text has no views and no tags, and is scored BM25-style: its terms
 // weigh their idf-weighted share of the paste, and each case term its
 // saturated frequency tf/(tf + K1·(1 − B + B·len/avglen)) ([Config.K1],

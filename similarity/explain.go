@@ -39,7 +39,8 @@ type Explanation struct {
 	RestScore float64 `json:"rest_score,omitempty"`
 	// Views sums the direct contributions per view.
 	Views ViewScores `json:"views"`
-	// Query is the part of the score from the paste itself, Expand the part
+	// Query is the part of the score from the query itself (the paste, or
+	// the case for a case-to-case score), Expand the part
 	// from similarity to the best hits (second stage); Query + Expand = Score.
 	Query  float64 `json:"query"`
 	Expand float64 `json:"expand"`

@@ -13,8 +13,8 @@ import (
 // them. An Index is immutable once built and safe for concurrent use;
 // [Index.Reindex] returns a new Index and leaves the old one serving.
 type Index struct {
-	cfg   Config
-	query [NumViews]float64 // cfg.Query, normalized
+	cfg        Config
+	pasteViews [NumViews]float64 // cfg.Query, normalized: a paste's weight per view
 	// rel weighs case-to-case scores for relate and dupes (cfg.Views,
 	// cfg.TagKinds), exp for the second stage of match (cfg.Views,
 	// cfg.ExpandTagKinds); they may be the same.

@@ -117,12 +117,12 @@ func (ix *Index) analyzePaste(text string) paste {
 			continue
 		}
 		for v := range textViews {
-			if qw := ix.query[v]; qw > 0 {
+			if qw := ix.pasteViews[v]; qw > 0 {
 				p.q = append(p.q, qterm{ix.key(canon-1, View(v)), float32(qw * w)})
 			}
 		}
 	}
-	if ix.cfg.InferTags && ix.query[Tags] > 0 {
+	if ix.cfg.InferTags && ix.pasteViews[Tags] > 0 {
 		var tags []qterm
 		var t2 float64
 		for _, r := range ix.inferTags(weight) {
@@ -136,7 +136,7 @@ func (ix *Index) analyzePaste(text string) paste {
 		}
 		// Several tags may rest on the same words: the tag part never
 		// weighs more than the paste itself.
-		scale := ix.query[Tags] / max(1, math.Sqrt(t2))
+		scale := ix.pasteViews[Tags] / max(1, math.Sqrt(t2))
 		for _, t := range tags {
 			p.q = append(p.q, qterm{t.key, float32(scale * float64(t.w))})
 		}

@@ -23,7 +23,7 @@ func (ix *Index) Reindex(docs []Document) (*Index, error) {
 		// they outnumber the live ones, start afresh.
 		return Build(docs, ix.cfg)
 	}
-	nx := &Index{cfg: ix.cfg, query: ix.query, an: ix.an, voc: ix.voc.copy()}
+	nx := &Index{cfg: ix.cfg, pasteViews: ix.pasteViews, an: ix.an, voc: ix.voc.copy()}
 	if err := nx.setDocuments(docs); err != nil {
 		return nil, err
 	}

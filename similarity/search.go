@@ -22,7 +22,7 @@ type scorer struct {
 	touched []uint32
 	order   []qterm
 	rem     []float64
-	kth     []float32
+	kth     []Hit
 	tail    []qterm
 	cands   []cand
 	dense   []float32 // tail weights by key, for completing candidates
@@ -422,7 +422,10 @@ func (ix *Index) searchParts(s search, parts int) []Hit {
 // kthLowerBound returns the k-th largest partial score among the touched
 // cases that s accepts: a lower bound of the k-th best final score.
 func (ix *Index) kthLowerBound(sc *scorer, touched []uint32, s *search) float64 {
-	h := sc.kth[:0]
+	h := topHeap{k: s.k, h: sc.kth[:0]}
+	// bar is the worst score kept once k are: most cases do not pass it, and
+	// are turned away here without building a hit.
+	bar := float32(math.Inf(-1))
 	for _, d := range touched {
 		v := sc.acc[d]
 		if s.prof != nil {
@@ -430,7 +433,7 @@ func (ix *Index) kthLowerBound(sc *scorer, touched []uint32, s *search) float64 
 		}
 		// The filter and the prior's factor (at most 1) can only lower v: a
 		// case already under the k-th kept is passed over without them.
-		if len(h) == s.k && v >= 0 && v <= h[0] {
+		if v >= 0 && v <= bar {
 			continue
 		}
 		if s.accept != nil && !s.accept(int(d)) {
@@ -439,43 +442,19 @@ func (ix *Index) kthLowerBound(sc *scorer, touched []uint32, s *search) float64 
 		if s.dated != nil {
 			v *= float32(s.dated.factor(int(d)))
 		}
-		if len(h) < s.k {
-			h = append(h, v)
-			for i := len(h) - 1; i > 0; { // sift up (min-heap)
-				p := (i - 1) / 2
-				if h[p] <= h[i] {
-					break
-				}
-				h[p], h[i] = h[i], h[p]
-				i = p
-			}
+		if v <= bar {
 			continue
 		}
-		if v <= h[0] {
-			continue
-		}
-		h[0] = v
-		for i := 0; ; { // sift down
-			l := 2*i + 1
-			if l >= len(h) {
-				break
-			}
-			m := l
-			if r := l + 1; r < len(h) && h[r] < h[l] {
-				m = r
-			}
-			if h[i] <= h[m] {
-				break
-			}
-			h[i], h[m] = h[m], h[i]
-			i = m
+		h.push(Hit{Score: float64(v)})
+		if h.full() {
+			bar = float32(h.worst().Score)
 		}
 	}
-	sc.kth = h
-	if len(h) < s.k {
+	sc.kth = h.h
+	if !h.full() {
 		return 0
 	}
-	return float64(h[0]) * (1 - 1e-6)
+	return h.worst().Score * (1 - 1e-6)
 }
 
 // weightsFor returns the weights a search uses: case-to-case searches (with

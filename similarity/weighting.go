@@ -50,7 +50,7 @@ func (ix *Index) reweigh() {
 	// saturated term frequency.
 	ix.mw = &weights{vval: slices.Clone(ix.exp.w.vval), vnorm: make([]float32, len(ix.docs))}
 	ix.saturate(ix.mw, &wt.avgLen)
-	ix.query = ix.shrinkText(ix.cfg.Query)
+	ix.pasteViews = ix.shrinkText(ix.cfg.Query)
 	ix.invert(ix.mw, ix.rw, ix.exp.w)
 	ix.buildBlocks()
 	ix.mw.bmax = ix.blockMax(ix.mw.pval)

@@ -3,13 +3,12 @@ package main
 import (
 	"bufio"
 	"fmt"
-	"slices"
 	"strings"
 
 	"github.com/urfave/cli/v2"
 
 	"github.com/caselink/caselink/cmd/caselink/internal/curate"
-	"github.com/caselink/caselink/similarity"
+	"github.com/caselink/caselink/cmd/caselink/internal/serve"
 	"github.com/caselink/caselink/similarity/caselib"
 	"github.com/caselink/caselink/similarity/caselib/pgstore"
 )
@@ -51,7 +50,7 @@ Examples:
 			&cli.IntFlag{Name: "limit", Usage: "list at most `N` clusters (0: all)", DefaultText: fmt.Sprint(curate.DupesLimit) + " in the terminal, all with --json"},
 			&cli.IntFlag{Name: "offset", Usage: "skip the first `M` clusters of the list"},
 			&cli.BoolFlag{Name: "pending", Usage: "list only pairs without a decision (confirmed ones are listed, marked, otherwise)"},
-			&cli.BoolFlag{Name: "json", Usage: "print JSON"},
+			&cli.BoolFlag{Name: "json", Usage: `print {"threshold","total","pairs","offset","clusters":[{"n","score","cases":[{"id","date","org","title","text","sources"}…],"pairs":[{"a","b","score","similarity","event","verdict","evidence","shared","cluster"}…],"links"}…]}: the clusters, their records best first, their pairs (a and b are records) and the pairs linking them to other clusters; records and pairs as /api/dupes gives them`},
 			&cli.StringSliceFlag{Name: "dismiss", Usage: "record that the two case ids `A B` are not duplicates (--dismiss A --dismiss B)"},
 			&cli.StringSliceFlag{Name: "confirm", Usage: "record that the two case ids `A B` are duplicates (--confirm A --confirm B)"},
 			&cli.StringSliceFlag{Name: "undo", Usage: "forget the decision about the two case ids `A B` (--undo A --undo B)"},
@@ -61,47 +60,6 @@ Examples:
 		},
 		Action: func(c *cli.Context) error { return env.dupes(c) },
 	}
-}
-
-type dupeCase struct {
-	ID    string `json:"id"`
-	Date  string `json:"date,omitempty"`
-	Org   string `json:"org,omitempty"`
-	Title string `json:"title,omitempty"`
-}
-
-// dupeCluster is the printed form of a cluster: its records, best first,
-// its pairs and its weak links to other clusters.
-type dupeCluster struct {
-	N     int        `json:"n"`
-	Score float64    `json:"score"`
-	Cases []dupeCase `json:"cases"`
-	Pairs []dupePair `json:"pairs"`
-	Links []dupePair `json:"links,omitempty"`
-}
-
-// dupesList is dupes --json: one page of clusters.
-type dupesList struct {
-	Threshold float64       `json:"threshold"`
-	Total     int           `json:"total"` // clusters in all pages
-	Pairs     int           `json:"pairs"` // pairs in all pages
-	Offset    int           `json:"offset"`
-	Clusters  []dupeCluster `json:"clusters"`
-}
-
-type dupePair struct {
-	A     dupeCase `json:"a"`
-	B     dupeCase `json:"b"`
-	Score float64  `json:"score"`
-	// Similarity is the pair's case-to-case similarity, before the date
-	// prior and the same-event evidence of dupes.
-	Similarity float64 `json:"similarity"`
-	// Event is the same-event part of the score (0 when there is no such
-	// evidence).
-	Event float64 `json:"event"`
-	// Verdict is "duplicate" for a confirmed pair, absent when undecided.
-	Verdict  string   `json:"verdict,omitempty"`
-	Evidence []string `json:"evidence"`
 }
 
 // dupesAction is the decision a dupes command line asks to record, if any.
@@ -212,9 +170,9 @@ func (env *env) dupes(c *cli.Context) error {
 	}
 	page := curate.ListClusters(ix, decisions, q, p.update)
 	p.done()
-	out := dupesList{Threshold: q.Threshold, Total: page.Total, Pairs: page.Pairs, Offset: q.Offset, Clusters: []dupeCluster{}}
+	out := serve.DupeClusterList{Threshold: q.Threshold, Total: page.Total, Pairs: page.Pairs, Offset: q.Offset, Clusters: []serve.DupeClusterRecords{}}
 	for _, cl := range page.Clusters {
-		out.Clusters = append(out.Clusters, newDupeCluster(ix, cl))
+		out.Clusters = append(out.Clusters, serve.NewDupeClusterRecords(ix, cl, "en"))
 	}
 	if c.Bool("json") {
 		return writeJSON(env.stdout, out)
@@ -239,49 +197,11 @@ func clusterDecision(c *cli.Context, pairGiven bool) (string, caselib.Verdict, e
 	return "", "", nil
 }
 
-func newDupeCase(c *caselib.Case) dupeCase { return dupeCase{c.ID, c.Date, c.Org, c.Title.EN} }
-
-// newDupeCluster is the printed form of a listed cluster.
-func newDupeCluster(ix *similarity.Index, cl curate.DupeCluster) dupeCluster {
-	out := dupeCluster{N: cl.N, Score: similarity.RoundScore(cl.Score), Cases: []dupeCase{}, Pairs: []dupePair{}}
-	for _, x := range cl.Cases {
-		out.Cases = append(out.Cases, newDupeCase(ix.Case(x)))
-	}
-	for _, pr := range cl.Pairs {
-		out.Pairs = append(out.Pairs, newDupePair(ix, pr))
-	}
-	for _, pr := range cl.Links {
-		out.Links = append(out.Links, newDupePair(ix, pr))
-	}
-	return out
-}
-
-// newDupePair is the printed form of a listed pair: its cases, scores and
-// evidence (the same-event evidence first, then the terms the two share,
-// in the first case's words).
-func newDupePair(ix *similarity.Index, pr curate.DupePair) dupePair {
-	e := ix.EventEvidence(pr.A, pr.B)
-	ev := e.Why()
-	for _, w := range ix.ExplainDupe(pr.A, pr.B).Why(8) {
-		if !slices.Contains(e.Rare, w) {
-			ev = append(ev, w)
-		}
-	}
-	if ev == nil {
-		ev = []string{}
-	}
-	return dupePair{
-		A: newDupeCase(ix.Case(pr.A)), B: newDupeCase(ix.Case(pr.B)),
-		Score: similarity.RoundScore(pr.Score), Similarity: similarity.RoundScore(pr.Similarity), Event: similarity.RoundScore(pr.Event.Score),
-		Verdict: string(pr.Verdict), Evidence: ev,
-	}
-}
-
 // dupesShown is how many records of a cluster the terminal lists; --json
 // lists them all.
 const dupesShown = 5
 
-func (env *env) printDupes(l dupesList) error {
+func (env *env) printDupes(l serve.DupeClusterList) error {
 	w := bufio.NewWriter(env.stdout)
 	if l.Total == 0 {
 		fmt.Fprintln(w, "no probable duplicates")
@@ -353,7 +273,7 @@ func (env *env) printDupes(l dupesList) error {
 
 // allConfirmed reports whether every pair of a cluster is a confirmed
 // duplicate.
-func allConfirmed(pairs []dupePair) bool {
+func allConfirmed(pairs []serve.DupePair) bool {
 	for _, p := range pairs {
 		if p.Verdict != string(caselib.Duplicate) {
 			return false

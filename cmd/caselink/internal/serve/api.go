@@ -209,6 +209,48 @@ type DupesAnswer struct {
 	Clusters []DupeCluster `json:"clusters"`
 }
 
+// DupeClusterList is what `caselink dupes --json` prints: one page of the
+// clusters of probable duplicates, most probable first. The terminal pages
+// by cluster (one event each), so its page is of clusters; its records and
+// pairs are the answer's DupeCase and DupePair, as /api/dupes gives them.
+type DupeClusterList struct {
+	Threshold float64 `json:"threshold"`
+	Total     int     `json:"total"` // clusters in all pages
+	Pairs     int     `json:"pairs"` // pairs in all pages
+	Offset    int     `json:"offset"`
+	// Clusters are this page's clusters, each with all its records and
+	// pairs.
+	Clusters []DupeClusterRecords `json:"clusters"`
+}
+
+// DupeClusterRecords is one cluster of a [DupeClusterList]: its records,
+// the best (the fullest, most linked) first, its pairs (Cluster = N), and
+// the pairs that link it to other clusters without joining them (Cluster =
+// 0: another event, or a repeat).
+type DupeClusterRecords struct {
+	N     int        `json:"n"`
+	Score float64    `json:"score"`
+	Cases []DupeCase `json:"cases"`
+	Pairs []DupePair `json:"pairs"`
+	Links []DupePair `json:"links,omitempty"`
+}
+
+// NewDupeClusterRecords is a listed cluster in the form of a
+// [DupeClusterList], in language lg.
+func NewDupeClusterRecords(ix *similarity.Index, cl curate.DupeCluster, lg string) DupeClusterRecords {
+	out := DupeClusterRecords{N: cl.N, Score: similarity.RoundScore(cl.Score), Cases: []DupeCase{}, Pairs: []DupePair{}}
+	for _, x := range cl.Cases {
+		out.Cases = append(out.Cases, NewDupeCase(ix.Case(x), lg))
+	}
+	for _, pr := range cl.Pairs {
+		out.Pairs = append(out.Pairs, NewDupePair(ix, pr, cl.N, lg))
+	}
+	for _, pr := range cl.Links {
+		out.Links = append(out.Links, NewDupePair(ix, pr, 0, lg))
+	}
+	return out
+}
+
 // DecisionRequest is the body of POST /api/dupes/decisions: what a curator
 // decided about the pair A, B. Verdict is "not-duplicate" (or "dismiss"),
 // "duplicate" (or "confirm"), or "undo".
@@ -500,7 +542,7 @@ func (s *Server) apiDupes(w http.ResponseWriter, r *http.Request) {
 	seen := map[int]bool{}
 	for _, p := range page.Pairs {
 		n := clusterOf[[2]int{p.A, p.B}]
-		out.Pairs = append(out.Pairs, s.dupePair(ix, p, n, lg))
+		out.Pairs = append(out.Pairs, NewDupePair(ix, p, n, lg))
 		if n > 0 && !seen[n] {
 			seen[n] = true
 			c := clusters[n-1]
@@ -551,9 +593,11 @@ func dupesParams(w http.ResponseWriter, r *http.Request, threshold float64) (q c
 	return q, byCluster, true
 }
 
-// dupePair is the answer's form of a listed pair of cluster n: both
-// records with their text and sources, the evidence, the words they share.
-func (s *Server) dupePair(ix *similarity.Index, p curate.DupePair, n int, lg string) DupePair {
+// NewDupePair is the answer's form of a listed pair of cluster n (0: a
+// link between two clusters): both records with their text and sources in
+// language lg, the evidence, the words they share. The server and
+// `caselink dupes --json` both build their pairs with it.
+func NewDupePair(ix *similarity.Index, p curate.DupePair, n int, lg string) DupePair {
 	e := ix.EventEvidence(p.A, p.B)
 	ev := e.Why()
 	shared := slices.Clone(e.Rare)
@@ -570,15 +614,16 @@ func (s *Server) dupePair(ix *similarity.Index, p curate.DupePair, n int, lg str
 		}
 	}
 	return DupePair{
-		A: dupeCase(ix.Case(p.A), lg), B: dupeCase(ix.Case(p.B), lg),
+		A: NewDupeCase(ix.Case(p.A), lg), B: NewDupeCase(ix.Case(p.B), lg),
 		Score: similarity.RoundScore(p.Score), Similarity: similarity.RoundScore(p.Similarity),
 		Event: similarity.RoundScore(p.Event.Score), Verdict: string(p.Verdict),
 		Evidence: nonNil(ev), Shared: nonNil(shared), Cluster: n,
 	}
 }
 
-// dupeCase is one record of a listed pair, with what it says and links to.
-func dupeCase(c *caselib.Case, lg string) DupeCase {
+// NewDupeCase is one record of a listed pair or cluster, with what it says
+// (in language lg) and links to.
+func NewDupeCase(c *caselib.Case, lg string) DupeCase {
 	var text []string
 	for _, t := range []caselib.Text{c.Summary, c.SymptomsText, c.Trigger, c.Detection, c.Lessons} {
 		if x := strings.TrimSpace(t.In(lg)); x != "" {

@@ -32,6 +32,11 @@ func findChromium() string {
 // there is none and CI is not "true" (in CI a missing browser fails).
 func newBrowser(t *testing.T, ctx context.Context) context.Context {
 	t.Helper()
+	if testing.Short() {
+		// Chromium is most of -short's time; the full run (and CI) drives
+		// every page.
+		t.Skip("-short: the full run drives the pages in Chromium")
+	}
 	path := findChromium()
 	if path == "" {
 		if os.Getenv("CI") == "true" {
