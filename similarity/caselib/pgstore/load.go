@@ -48,6 +48,10 @@ const (
 // benchmark that compares one reader with several).
 var maxReaders, minSplitPages = maxReadersDefault, int64(minSplitPagesDefault)
 
+// readerStarted is called after each reader's goroutine is started (a hook
+// for the test that starts the later readers late).
+var readerStarted = func(i int) {}
+
 // batch is a run of rows read by one reader.
 type batch struct {
 	ctids, xmins []string
@@ -141,7 +145,11 @@ func (src *Source) readRanges(ctx context.Context, conn *pgx.Conn, pages int64) 
 	}
 	base := "SELECT ctid::text, xmin::text, " + src.column() + "::text FROM " + src.table()
 	chans := make([]chan readResult, n)
+	// Every reader is counted before any starts: reader 0 must not pass
+	// Wait (and end the exporting transaction) while a reader not yet
+	// counted has still to import the snapshot.
 	var started sync.WaitGroup
+	started.Add(n)
 	for i := range n {
 		ch := make(chan readResult, 1024)
 		chans[i] = ch
@@ -157,7 +165,6 @@ func (src *Source) readRanges(ctx context.Context, conn *pgx.Conn, pages int64) 
 				q += fmt.Sprintf(" WHERE ctid >= '(%d,0)' AND ctid < '(%d,0)'", lo, hi)
 			}
 		}
-		started.Add(1)
 		go func() {
 			defer close(ch)
 			c := conn
@@ -185,6 +192,7 @@ func (src *Source) readRanges(ctx context.Context, conn *pgx.Conn, pages int64) 
 			}
 			readRows(ctx, c, q, ch)
 		}()
+		readerStarted(i)
 	}
 	return chans, nil
 }

@@ -377,6 +377,22 @@ func TestLoadInRanges(t *testing.T) {
 	if !reflect.DeepEqual(one.rows, many.rows) {
 		t.Error("row versions differ between one reader and several")
 	}
+	// The first reader holds the snapshot the others import: it must wait
+	// for them even when they start late (an exporting transaction that
+	// ends first fails them with "invalid snapshot identifier").
+	readerStarted = func(i int) {
+		if i == 0 {
+			time.Sleep(300 * time.Millisecond)
+		}
+	}
+	late, err := load(4, 1)
+	readerStarted = func(int) {}
+	if err != nil {
+		t.Fatalf("readers started late: %v", err)
+	}
+	if !reflect.DeepEqual(one.rows, late.rows) {
+		t.Error("readers started late: row versions differ from one reader's")
+	}
 	// a duplicate at the far end of the table is reported against the first row
 	if _, err := conn.Exec(ctx, `INSERT INTO cases VALUES ('{"id": "G-00001"}')`); err != nil {
 		t.Fatal(err)
