@@ -430,14 +430,26 @@ func TestAlerts(t *testing.T) {
 // TestReloadWaitsForStillness: a library whose fingerprint changes at
 // every poll (a writer still at it) is not loaded until it holds still.
 func TestReloadWaitsForStillness(t *testing.T) {
-	var stamp atomic.Uint64
-	stamp.Store(1)
-	var loads atomic.Int32
+	// A writer that changes the library between every two looks, for 30
+	// looks, then stops: the fingerprint moves with each call, so the test
+	// does not depend on how the scheduler spaces the polls.
+	const writes = 30
+	var looks atomic.Int32
+	stamp := func() uint64 {
+		if n := looks.Add(1); n <= writes {
+			return uint64(100 + n)
+		}
+		return 1000
+	}
+	var mu sync.Mutex
+	var loadedAt []int32 // the looks taken when each load ran
 	opts := testOptions("library")
-	opts.PollInterval = 10 * time.Millisecond
-	opts.Stamp = stamp.Load
+	opts.PollInterval = 5 * time.Millisecond
+	opts.Stamp = stamp
 	opts.Library = func(func(error)) (*caselib.Library, error) {
-		loads.Add(1)
+		mu.Lock()
+		loadedAt = append(loadedAt, looks.Load())
+		mu.Unlock()
 		return caselib.LoadSeeds()
 	}
 	s, err := New(opts)
@@ -448,21 +460,20 @@ func TestReloadWaitsForStillness(t *testing.T) {
 	done := make(chan struct{})
 	go func() { s.Watch(ctx); close(done) }()
 	defer func() { cancel(); <-done }()
-	for i := range 150 { // a write that lasts about 30 polls, changing the files 5 times a poll
-		stamp.Store(uint64(100 + i))
-		time.Sleep(2 * time.Millisecond)
-	}
-	if n := loads.Load(); n > 2 {
-		// One load at New; at most one more if the scheduler let the
-		// fingerprint sit still for two polls somewhere.
-		t.Errorf("%d loads while the library kept changing", n)
-	}
-	deadline := time.Now().Add(5 * time.Second)
-	for s.health().Reloads == 0 || loads.Load() < 2 {
+	deadline := time.Now().Add(10 * time.Second)
+	for s.health().Reloads == 0 {
 		if time.Now().After(deadline) {
 			t.Fatal("the library was not reloaded after it held still")
 		}
 		time.Sleep(5 * time.Millisecond)
+	}
+	mu.Lock()
+	defer mu.Unlock()
+	// The load at New, then loads only once the writer had stopped.
+	for _, at := range loadedAt[1:] {
+		if at <= writes {
+			t.Errorf("a reload ran at look %d, while the library was still changing (until look %d); loads at %v", at, writes, loadedAt)
+		}
 	}
 }
 
