@@ -14,3 +14,6 @@ func sysStamp(st *FileStamp, info fs.FileInfo) {
 		st.Ino, st.Dev = sys.Ino, uint64(sys.Dev)
 	}
 }
+
+// hasSysStamps says that FileStamp's CTime, Ino and Dev are filled.
+const hasSysStamps = true
