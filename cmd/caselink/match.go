@@ -109,6 +109,9 @@ func (env *env) withIndex(c *cli.Context, answer func(ix *similarity.Index) (pri
 		}
 		if ix, notes, ok := openLazy(o, cfg); ok {
 			env.weightsFrom = from
+			if afterLazyOpen != nil {
+				afterLazyOpen()
+			}
 			print, err := answer(ix)
 			if ix.CaseErr() == nil {
 				fmt.Fprint(env.stderr, notes)
@@ -129,6 +132,10 @@ func (env *env) withIndex(c *cli.Context, answer func(ix *similarity.Index) (pri
 	}
 	return print()
 }
+
+// afterLazyOpen, when set by a test, runs between opening an index
+// without the library and reading its cases.
+var afterLazyOpen func()
 
 // matchPaste answers a paste: the hits, and the note of those hidden.
 func (env *env) matchPaste(c *cli.Context, ix *similarity.Index, text string, filter similarity.Filter) (func() error, error) {

@@ -12,6 +12,7 @@ import (
 	"slices"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 	"unsafe"
 
@@ -142,6 +143,10 @@ func readStamp(path string) (*libStamp, error) {
 	return st, nil
 }
 
+// lazyOpens counts the indexes openLazy opened, for tests to tell which
+// way a command went.
+var lazyOpens atomic.Int64
+
 // stampOptions is what of a command's flags decides what Load reads.
 type stampOptions struct {
 	paths   []string
@@ -246,6 +251,7 @@ func openLazy(o stampOptions, cfg similarity.Config) (ix *similarity.Index, note
 	if err != nil || ix.Len() != len(st.spans) {
 		return nil, "", false
 	}
+	lazyOpens.Add(1)
 	return ix, st.Notes, true
 }
 
