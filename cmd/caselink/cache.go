@@ -155,7 +155,7 @@ func (e *env) indexed(c *cli.Context, cfg similarity.Config) (*caselib.Library, 
 	off := c.Bool("no-cache")
 	taken := time.Now()
 	var before []caselib.FileStamp
-	if !off {
+	if !off && !isTableLibrary(o.paths) { // a table is keyed by its content alone
 		before = caselib.FileStamps(o.paths)
 	}
 	var notes strings.Builder
