@@ -150,6 +150,13 @@ func setRacyWindow(d time.Duration) func() {
 	return func() { racyWindow = old }
 }
 
+// flip returns b with the byte at i changed.
+func flip(b []byte, i int) []byte {
+	out := append([]byte(nil), b...)
+	out[i] ^= 0x20
+	return out
+}
+
 func modTimes(t *testing.T, files []string) string {
 	t.Helper()
 	var b strings.Builder
@@ -167,6 +174,7 @@ func modTimes(t *testing.T, files []string) string {
 // answers stay those of a fresh index.
 func TestCacheRebuilds(t *testing.T) {
 	t.Setenv("XDG_CACHE_HOME", t.TempDir())
+	defer setRacyWindow(0)() // the stamps are trusted: damage must be caught without them
 	lib := cacheLibrary(t)
 	index := func() (path, state string) {
 		t.Helper()
@@ -215,6 +223,25 @@ func TestCacheRebuilds(t *testing.T) {
 		t.Fatal(err)
 	}
 	check("empty")
+
+	// A damaged or foreign stamp file is not trusted: the library is read.
+	stamp := stampPath(path)
+	goodStamp, err := os.ReadFile(stamp)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, bad := range [][]byte{flip(goodStamp, 10), flip(goodStamp, len(goodStamp)/2), flip(goodStamp, len(goodStamp)-1),
+		goodStamp[:len(goodStamp)-8], []byte("CLSTAMP\n"), nil} {
+		if err := os.WriteFile(stamp, bad, 0o600); err != nil {
+			t.Fatal(err)
+		}
+		opens := lazyOpens.Load()
+		runCached(t, append([]string{"match"}, match...)...)
+		if lazyOpens.Load() != opens {
+			t.Errorf("a damaged stamp file (%d bytes) was trusted", len(bad))
+		}
+		check(fmt.Sprintf("stamp of %d bytes damaged", len(bad)))
+	}
 
 	// A case's text changed; then a weight in caselink.toml.
 	f := filepath.Join(lib, "fixture.jsonl")
