@@ -25,9 +25,10 @@ import (
 // the user's cache folder (os.UserCacheDir()/caselink/), one file per
 // library, so that the next command on the same library skips tokenizing
 // it. What the file may be used for is decided by its key
-// (similarity.CacheKey): the documents themselves, the whole engine
-// configuration and this binary, so a file is never stale whatever the
-// files' times say; a damaged or foreign file is rebuilt.
+// (similarity.CacheKeyOf): the documents' sum, the whole engine
+// configuration and this binary, so a file is never stale; a damaged or
+// foreign file is rebuilt. Beside it, the library's stamp (stampfile.go)
+// lets match know that sum without reading the library.
 
 // noCacheFlag is --no-cache, on the commands that index a library.
 var noCacheFlag = &cli.BoolFlag{
@@ -221,7 +222,9 @@ func indexCommand(env *env) *cli.Command {
 		Description: `Indexes the library (with the weights match would use: caselink.toml's
 [weights]) and keeps the result in the user's cache folder, so that match,
 relate, dupes and serve on the same library start without tokenizing it.
-Prints the cache file and whether it was built or already up to date.
+Prints the cache file and whether it was built or already up to date
+(when the library's files stamp as when it was indexed, without reading
+them: a match then reads only the cases it prints).
 Every command builds the cache on first use anyway; --no-cache on those
 commands bypasses it. A cache file that is out of date, of other weights
 or another caselink, or damaged, is never used: it is rebuilt.`,
