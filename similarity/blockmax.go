@@ -220,7 +220,7 @@ func (w *blockWindow) run(lo, hi uint32) {
 			if score < w.theta-slack {
 				continue
 			}
-			p.top.push(Hit{Doc: int(doc), ID: ix.cases[doc].ID, Score: score})
+			p.top.push(Hit{Doc: int(doc), ID: ix.ids[doc], Score: score})
 			if p.top.full() {
 				w.theta = max(w.theta, p.top.worst().Score*(1-1e-6))
 			}

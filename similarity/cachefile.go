@@ -12,6 +12,7 @@ import (
 	"path/filepath"
 	"unsafe"
 
+	"github.com/caselink/caselink/similarity/caselib"
 	"github.com/caselink/caselink/similarity/par"
 	"github.com/caselink/caselink/tokenize"
 )
@@ -38,7 +39,7 @@ import (
 
 const (
 	cacheMagic  = "CLINDEX\n"
-	cacheFormat = 2
+	cacheFormat = 3
 	headerSize  = 64
 	maxSections = 64
 )
@@ -54,18 +55,19 @@ var littleEndian = binary.NativeEndian.Uint16([]byte{1, 0}) == 1
 var errBigEndian = errors.New("cache files are not used on a big-endian machine")
 
 // CacheKey returns the key a cache file of docs indexed with cfg must carry
-// to be used: a SHA-256 of salt (the caller's version, say), the format of
-// the file, the whole of cfg, and every document's case id, text and tags,
-// in order — exactly what the kept arrays are derived from, so a file
-// with this key can never be stale, whatever the files' times say. The
-// documents are hashed in fixed parts on all cores, the parts' sums then
-// hashed in order, so the key does not depend on the number of cores.
+// to be used: [CacheKeyOf] the documents' [DocsSum].
 func CacheKey(docs []Document, cfg Config, salt string) [32]byte {
-	const part = 4096
-	sums := make([][32]byte, (len(docs)+part-1)/part)
-	par.For(len(docs), part, func(_, lo, hi int) {
-		sums[lo/part] = hashDocs(docs[lo:hi])
-	})
+	return CacheKeyOf(DocsSum(docs), cfg, salt)
+}
+
+// CacheKeyOf returns the key of a cache file of the documents whose
+// [DocsSum] is sum, indexed with cfg: a SHA-256 of salt (the caller's
+// version, say), the format of the file, the whole of cfg, and sum —
+// exactly what the kept arrays are derived from, so a file with this key
+// can never be stale, whatever the files' times say. A caller that
+// recorded sum with the library's file stamps (the CLI) computes the key
+// of an unchanged library without reading it.
+func CacheKeyOf(sum [32]byte, cfg Config, salt string) [32]byte {
 	h := sha256.New()
 	var buf [8]byte
 	str := func(s string) {
@@ -75,14 +77,33 @@ func CacheKey(docs []Document, cfg Config, salt string) [32]byte {
 	}
 	str(salt)
 	str(fmt.Sprintf("format %d, %d-byte int\n%#v", cacheFormat, unsafe.Sizeof(0), cfg))
+	h.Write(sum[:])
+	var key [32]byte
+	h.Sum(key[:0])
+	return key
+}
+
+// DocsSum returns a SHA-256 of every document's case id, text and tags
+// and of the case fields an index opened without its cases keeps (its
+// organisation, date and domain tags as written), in order. The documents
+// are hashed in fixed parts on all cores, the parts' sums then hashed in
+// order, so the sum does not depend on the number of cores.
+func DocsSum(docs []Document) [32]byte {
+	const part = 4096
+	sums := make([][32]byte, (len(docs)+part-1)/part)
+	par.For(len(docs), part, func(_, lo, hi int) {
+		sums[lo/part] = hashDocs(docs[lo:hi])
+	})
+	h := sha256.New()
+	var buf [8]byte
 	binary.LittleEndian.PutUint64(buf[:], uint64(len(docs)))
 	h.Write(buf[:])
 	for _, s := range sums {
 		h.Write(s[:])
 	}
-	var key [32]byte
-	h.Sum(key[:0])
-	return key
+	var sum [32]byte
+	h.Sum(sum[:0])
+	return sum
 }
 
 // hashDocs returns a SHA-256 of the case ids, text and tags of docs, each
@@ -109,6 +130,12 @@ func hashDocs(docs []Document) [32]byte {
 		}
 		num(len(d.Tags))
 		for _, s := range d.Tags {
+			str(s)
+		}
+		str(d.Case.Org)
+		str(d.Case.Date)
+		num(len(d.Case.Domain))
+		for _, s := range d.Case.Domain {
 			str(s)
 		}
 	}
@@ -139,6 +166,9 @@ func (ix *Index) SaveCache(path string, key [32]byte) (err error) {
 		return err
 	}
 	ix.putWeighted(&e)
+	if err := ix.putCaseFields(&e); err != nil {
+		return err
+	}
 	dir := filepath.Dir(path)
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return err
@@ -388,6 +418,12 @@ func align8(n int) int { return (n + 7) &^ 7 }
 // The file is mapped read-only and the cases' entries are used in place;
 // the mapping lives as long as the process.
 func OpenCache(path string, key [32]byte, docs []Document, cfg Config) (*Index, error) {
+	return openCache(path, key, cfg, func(ix *Index) error { return ix.setDocuments(docs) })
+}
+
+// openCache maps and checks the file, then restores an index set up by
+// setup (its documents, or its lazy cases).
+func openCache(path string, key [32]byte, cfg Config, setup func(ix *Index) error) (*Index, error) {
 	if err := cfg.Validate(); err != nil {
 		return nil, err
 	}
@@ -404,7 +440,7 @@ func OpenCache(path string, key [32]byte, docs []Document, cfg Config) (*Index, 
 		return nil, err
 	}
 	ix := &Index{cfg: cfg, an: tokenize.New(cfg.Analyzer)}
-	if err := ix.setDocuments(docs); err != nil {
+	if err := setup(ix); err != nil {
 		unmap(data)
 		return nil, err
 	}
@@ -465,9 +501,19 @@ func checkCache(data []byte, key [32]byte) ([][]byte, error) {
 // together and with the documents.
 func (ix *Index) restore(secs [][]byte) error {
 	d := &cacheDec{secs: secs}
-	n := len(ix.docs)
 	ents := take[entry](d)
-	entStart := takeLen[uint32](d, n+1, "case starts")
+	var entStart []uint32
+	if ix.docs == nil { // opened without documents: the file says how many
+		entStart = take[uint32](d)
+		if d.err == nil && len(entStart) == 0 {
+			d.err = fmt.Errorf("%w: no case starts", ErrCacheCorrupt)
+		}
+		ix.docs = make([]analyzed, max(len(entStart)-1, 0))
+		ix.cases = make([]*caselib.Case, len(ix.docs))
+	} else {
+		entStart = takeLen[uint32](d, len(ix.docs)+1, "case starts")
+	}
+	n := len(ix.docs)
 	lengths := takeLen[int32](d, n*textViews, "case lengths")
 	voc := restoreVocabulary(d)
 	if d.err != nil {
@@ -494,6 +540,9 @@ func (ix *Index) restore(secs [][]byte) error {
 	}
 	ix.voc = voc
 	if err := ix.restoreWeighted(d); err != nil {
+		return err
+	}
+	if err := ix.restoreCaseFields(d); err != nil {
 		return err
 	}
 	if len(d.secs) != 0 {

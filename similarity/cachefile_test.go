@@ -76,7 +76,7 @@ func sameIndex(t *testing.T, a, b *Index) {
 	for i := range va.NumField() {
 		f := va.Type().Field(i)
 		switch f.Name {
-		case "scorers", "an", "fuzzy", "evOnce":
+		case "scorers", "an", "fuzzy", "evOnce", "byIDOnce":
 			continue
 		}
 		x := reflect.NewAt(f.Type, unsafe.Pointer(va.Field(i).UnsafeAddr())).Elem().Interface()
@@ -296,5 +296,153 @@ func TestCacheKeyParts(t *testing.T) {
 		if CacheKey(changed, cfg, "v") == key {
 			t.Errorf("a tag added to document %d leaves the key unchanged", at)
 		}
+	}
+}
+
+// An index opened without its cases answers as the built one: the same
+// ids, day numbers and filters, the same match (with typos, filters and
+// explanations in the case's own words), relate and dupes, reading through
+// load only the cases asked for.
+func TestCacheLazyRoundTrip(t *testing.T) {
+	lib, err := caselib.LoadSeeds()
+	if err != nil {
+		t.Fatal(err)
+	}
+	cases := lib.Cases
+	for r := 1; r <= 3; r++ {
+		for _, c := range lib.Cases {
+			v := *c
+			v.ID = fmt.Sprintf("%s-v%d", c.ID, r)
+			v.Org = fmt.Sprintf("Org %d", r)
+			v.Date = fmt.Sprintf("202%d-0%d-1%d", r, r, r)
+			cases = append(cases, &v)
+		}
+	}
+	docs := Documents(cases)
+	cfg := DefaultConfig()
+	built, err := Build(docs, cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	path := filepath.Join(t.TempDir(), "lib.idx")
+	key := CacheKey(docs, cfg, "test")
+	if err := built.SaveCache(path, key); err != nil {
+		t.Fatal(err)
+	}
+	var mu sync.Mutex
+	read := map[int]int{}
+	load := func(i int) (*caselib.Case, error) {
+		mu.Lock()
+		read[i]++
+		mu.Unlock()
+		return cases[i], nil
+	}
+	lazy, err := OpenCacheLazy(path, key, cfg, load)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !slices.Equal(lazy.ids, built.ids) || !slices.Equal(lazy.day, built.day) || lazy.Len() != built.Len() {
+		t.Fatal("ids or day numbers differ")
+	}
+	if i, ok := lazy.Lookup(cases[7].ID); !ok || i != 7 {
+		t.Errorf("Lookup: %d %v", i, ok)
+	}
+	filters := []Filter{{}, {Orgs: []string{"org 2", "PostHog"}}, {Domains: []string{"Kubernetes"}}, {Since: "2022-02", Until: "2023"}}
+	for _, f := range filters {
+		for i := range built.Len() {
+			if built.Keeps(f, i) != lazy.Keeps(f, i) {
+				t.Fatalf("filter %+v keeps case %d differently", f, i)
+			}
+		}
+	}
+	if len(read) != 0 {
+		t.Fatalf("opening and filtering read %d cases", len(read))
+	}
+	// A match and its explanations read the hits' cases, and only those.
+	res := lazy.Match(Query{Text: "pods oomkilled after rollout", K: 3})
+	for _, h := range res.Hits {
+		lazy.ExplainMatch(res, h).Why(6)
+	}
+	if len(res.Hits) == 0 || len(read) > len(res.Hits) {
+		t.Fatalf("a match of %d hits read %d cases", len(res.Hits), len(read))
+	}
+	for i := range built.Len() {
+		c := built.Case(i)
+		for _, f := range filters {
+			q := Query{Text: c.Title.EN + " conection timout", K: 5, Filter: f}
+			ra, rb := built.Match(q), lazy.Match(q)
+			if !reflect.DeepEqual(ra.Hits, rb.Hits) {
+				t.Fatalf("match %q: built %v, opened %v", q.Text, ra.Hits, rb.Hits)
+			}
+			for _, h := range ra.Hits {
+				if ea, eb := built.ExplainMatch(ra, h), lazy.ExplainMatch(rb, h); !reflect.DeepEqual(ea.Why(6), eb.Why(6)) {
+					t.Fatalf("match %q, hit %s: why %v, opened %v", q.Text, h.ID, ea.Why(6), eb.Why(6))
+				}
+			}
+		}
+		if ra, rb := built.Related(i, 5, 0), lazy.Related(i, 5, 0); !reflect.DeepEqual(ra, rb) {
+			t.Fatalf("relate %s: built %v, opened %v", c.ID, ra, rb)
+		}
+	}
+	for i, n := range read {
+		if n != 1 {
+			t.Fatalf("case %d read %d times", i, n)
+		}
+	}
+	if !reflect.DeepEqual(lazy.Case(3), built.Case(3)) {
+		t.Error("Case differs")
+	}
+	for i := range built.Len() { // dupes reads every case
+		if ra, rb := built.DupesOf(i, 5, 0), lazy.DupesOf(i, 5, 0); !reflect.DeepEqual(ra, rb) {
+			t.Fatalf("dupes %s: built %v, opened %v", built.ID(i), ra, rb)
+		}
+	}
+	if lazy.CaseErr() != nil {
+		t.Fatal(lazy.CaseErr())
+	}
+	if err := lazy.SaveCache(filepath.Join(t.TempDir(), "x.idx"), key); err == nil {
+		t.Error("an index opened without its cases was saved")
+	}
+	if nx, err := lazy.Reindex(docs[1:]); err != nil || nx.Len() != len(docs)-1 {
+		t.Errorf("Reindex: %v", err)
+	}
+}
+
+// A case that cannot be read, or reads as another, is reported by CaseErr
+// (the caller then builds afresh), and Case still returns its id.
+func TestCacheLazyReportsUnreadCases(t *testing.T) {
+	docs := cacheDocs(t)
+	cfg := DefaultConfig()
+	_, _, path := saveAndOpen(t, docs, cfg)
+	key := CacheKey(docs, cfg, "test")
+	for name, load := range map[string]func(int) (*caselib.Case, error){
+		"error":     func(int) (*caselib.Case, error) { return nil, caselib.ErrChanged },
+		"other id":  func(i int) (*caselib.Case, error) { return docs[(i+1)%len(docs)].Case, nil },
+		"first one": func(i int) (*caselib.Case, error) { return docs[i].Case, nil },
+	} {
+		ix, err := OpenCacheLazy(path, key, cfg, load)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if c := ix.Case(2); c.ID != docs[2].Case.ID {
+			t.Errorf("%s: Case(2) is %q", name, c.ID)
+		}
+		if err := ix.CaseErr(); (err != nil) != (name != "first one") || (err != nil && !errors.Is(err, caselib.ErrChanged)) {
+			t.Errorf("%s: CaseErr %v", name, err)
+		}
+	}
+	// A damaged file is refused as OpenCache refuses it.
+	good, _ := os.ReadFile(path)
+	for _, at := range []int{20, len(good) / 2, len(good) - 3} {
+		bad := append([]byte(nil), good...)
+		bad[at] ^= 4
+		p := filepath.Join(t.TempDir(), "bad.idx")
+		os.WriteFile(p, bad, 0o644)
+		if _, err := OpenCacheLazy(p, key, cfg, nil); !errors.Is(err, ErrCacheCorrupt) {
+			t.Errorf("byte %d flipped: %v", at, err)
+		}
+	}
+	if _, err := OpenCacheLazy(path, CacheKey(docs[1:], cfg, "test"), cfg, nil); !errors.Is(err, ErrCacheStale) {
+		t.Errorf("another key: %v", err)
 	}
 }

@@ -90,7 +90,12 @@
 // a file (cachefile.go: flat arrays, checksummed, mmapped and used in
 // place), keyed by [CacheKey] of the documents and the Config, so that a
 // process opening the same library again neither tokenizes nor weighs it;
-// where that file lives is the caller's policy (cmd/caselink/cache.go). The
+// where that file lives is the caller's policy (cmd/caselink/cache.go).
+// [OpenCacheLazy] opens such a file without the documents: the file keeps
+// the ids, organisations, dates and domains that matching and filtering
+// read, and a case is asked of the caller only when [Index.Case] needs it
+// (a printed hit); [CacheKeyOf] gives the key from a [DocsSum] recorded
+// earlier, so the library need not be read to know it. The
 // Examples show Build, Match, Related and Duplicates on the seed cases.
 //
 // [Index] keeps the vectors of all cases in contiguous arrays and an inverted

@@ -32,7 +32,7 @@ func (ix *Index) Duplicates(threshold float64, k int, progress func(done int)) [
 	for a, hits := range all {
 		for _, h := range hits {
 			x, y := a, h.Doc
-			if ix.cases[y].ID < ix.cases[x].ID {
+			if ix.ids[y] < ix.ids[x] {
 				x, y = y, x
 			}
 			if seen[[2]int{x, y}] {
@@ -158,7 +158,7 @@ func (ix *Index) rescoreDupes(doc int, hits []Hit, blk []int32, minScore float64
 	for _, x := range blk {
 		t := ix.exact(q, int(x), ix.rel) * ix.pairFactor(ix.dupePrior, doc, int(x)) * ix.repeatFactor(doc, int(x))
 		if s := combine(t, ix.evidence(doc, int(x), false).Score); s > 0 && s >= minScore {
-			out = append(out, Hit{Doc: int(x), ID: ix.cases[x].ID, Score: s, First: s})
+			out = append(out, Hit{Doc: int(x), ID: ix.ids[x], Score: s, First: s})
 		}
 	}
 	sortHits(out)

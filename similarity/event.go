@@ -142,7 +142,10 @@ type events struct {
 // first use: match never needs it, and a command that opens its index from
 // the cache would spend most of the opening on it.
 func (ix *Index) events() *events {
-	ix.evOnce.Do(ix.buildEvents)
+	ix.evOnce.Do(func() {
+		ix.fillCases() // lazy.go
+		ix.buildEvents()
+	})
 	return ix.ev
 }
 

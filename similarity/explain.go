@@ -143,7 +143,7 @@ func (ix *Index) ExplainMatch(r *Result, h Hit) Explanation {
 	ix.addShared(&ex, r.paste.q, h.Doc, nil, 1-e, "")
 	ex.Query = ex.Score
 	for i, src := range r.Expanded {
-		ix.addShared(&ex, ix.caseQuery(src, ix.exp, nil), h.Doc, ix.exp, e*r.ExpandedWeight[i], ix.cases[src].ID)
+		ix.addShared(&ex, ix.caseQuery(src, ix.exp, nil), h.Doc, ix.exp, e*r.ExpandedWeight[i], ix.ids[src])
 	}
 	ex.Expand = ex.Score - ex.Query
 	ix.labelParts(&ex, 0, h.Doc, r.paste.surface, r.paste.typos)

@@ -25,7 +25,13 @@ type Index struct {
 	cases []*caselib.Case
 	src   []Document // what was indexed, for Reindex to tell changed documents
 	docs  []analyzed
+	ids   []string // each case's id
 	byID  map[string]int
+	// lazy, for an index opened without its cases (OpenCacheLazy, lazy.go),
+	// reads them when asked for; cases and src are then not filled, and
+	// byID is built on the first Lookup.
+	lazy     *lazyCases
+	byIDOnce sync.Once
 
 	// Canonical vocabulary of this build: the terms in use, most frequent
 	// first, ties by term. Keys of vectors and postings are
@@ -108,6 +114,7 @@ func (ix *Index) setDocuments(docs []Document) error {
 	ix.cases = make([]*caselib.Case, len(docs))
 	ix.docs = make([]analyzed, len(docs))
 	ix.byID = make(map[string]int, len(docs))
+	ix.ids = make([]string, len(docs))
 	for i, d := range docs {
 		c := d.Case
 		if c == nil {
@@ -118,6 +125,7 @@ func (ix *Index) setDocuments(docs []Document) error {
 		}
 		ix.byID[c.ID] = i
 		ix.cases[i] = c
+		ix.ids[i] = c.ID
 	}
 	return nil
 }
@@ -139,13 +147,37 @@ func (ix *Index) Config() Config { return ix.cfg }
 func (ix *Index) Analyzer() *tokenize.Analyzer { return ix.an }
 
 // Case returns the case at position i (0 ≤ i < Len()), in library order.
-func (ix *Index) Case(i int) *caselib.Case { return ix.cases[i] }
+// An index opened by [OpenCacheLazy] reads it on first use (see
+// [Index.CaseErr]).
+func (ix *Index) Case(i int) *caselib.Case {
+	if ix.lazy != nil {
+		return ix.lazy.get(ix, i)
+	}
+	return ix.cases[i]
+}
 
-// Cases returns all cases in library order. The slice must not be modified.
-func (ix *Index) Cases() []*caselib.Case { return ix.cases }
+// Cases returns all cases in library order. The slice must not be
+// modified. An index opened by [OpenCacheLazy] reads them all.
+func (ix *Index) Cases() []*caselib.Case {
+	if ix.lazy != nil {
+		return ix.lazy.all(ix)
+	}
+	return ix.cases
+}
+
+// ID returns the id of the case at position i.
+func (ix *Index) ID(i int) string { return ix.ids[i] }
 
 // Lookup returns the position of the case with the given id.
 func (ix *Index) Lookup(id string) (int, bool) {
+	ix.byIDOnce.Do(func() {
+		if ix.byID == nil { // opened without its cases: built when first needed
+			ix.byID = make(map[string]int, len(ix.ids))
+			for i, id := range ix.ids {
+				ix.byID[id] = i
+			}
+		}
+	})
 	i, ok := ix.byID[id]
 	return i, ok
 }

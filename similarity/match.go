@@ -165,7 +165,7 @@ func (ix *Index) accept(exclude []string, f Filter) func(int) bool {
 			ex[d] = true
 		}
 	}
-	return func(d int) bool { return !ex[d] && f.Keep(ix.cases[d]) }
+	return func(d int) bool { return !ex[d] && ix.Keeps(f, d) }
 }
 
 // Match ranks the cases of the library against a pasted text. Hits are best

@@ -18,7 +18,8 @@ import (
 // vector and the postings. Only the spelling chosen to show a term in
 // explanations may differ from a fresh build when cases moved or went.
 func (ix *Index) Reindex(docs []Document) (*Index, error) {
-	if len(ix.voc.terms) > 2*len(ix.craw)+staleTerms {
+	if len(ix.voc.terms) > 2*len(ix.craw)+staleTerms || ix.lazy != nil {
+		// An index opened without its documents has none to compare.
 		// Terms that no case uses any more stay in the vocabulary; once
 		// they outnumber the live ones, start afresh.
 		return Build(docs, ix.cfg)

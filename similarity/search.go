@@ -250,7 +250,7 @@ func (p *pass) screen(s *search) {
 		lb := a * f
 		if all {
 			if lb >= p.theta-slack {
-				p.top.push(Hit{Doc: doc, ID: ix.cases[doc].ID, Score: lb})
+				p.top.push(Hit{Doc: doc, ID: ix.ids[doc], Score: lb})
 			}
 			continue
 		}
@@ -311,7 +311,7 @@ func (p *pass) completeByPostings(s *search) {
 	for _, c := range p.cands {
 		mark[c.doc] = false
 		if score := float64(acc[c.doc]) * c.f; score >= p.theta-slack {
-			p.top.push(Hit{Doc: int(c.doc), ID: ix.cases[c.doc].ID, Score: score})
+			p.top.push(Hit{Doc: int(c.doc), ID: ix.ids[c.doc], Score: score})
 		}
 	}
 }
@@ -343,7 +343,7 @@ func (p *pass) completeVector(c cand) {
 	if score < p.theta-slack {
 		return
 	}
-	p.top.push(Hit{Doc: int(c.doc), ID: p.ix.cases[c.doc].ID, Score: score})
+	p.top.push(Hit{Doc: int(c.doc), ID: p.ix.ids[c.doc], Score: score})
 	if p.top.full() { // the worst kept is a lower bound of the k-th best
 		p.theta = max(p.theta, p.top.worst().Score*(1-1e-6))
 	}

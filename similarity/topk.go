@@ -114,10 +114,10 @@ func sortPairs(ix *Index, p []Pair) {
 		if a.Score != b.Score {
 			return cmp.Compare(b.Score, a.Score)
 		}
-		if c := strings.Compare(ix.cases[a.A].ID, ix.cases[b.A].ID); c != 0 {
+		if c := strings.Compare(ix.ids[a.A], ix.ids[b.A]); c != 0 {
 			return c
 		}
-		return strings.Compare(ix.cases[a.B].ID, ix.cases[b.B].ID)
+		return strings.Compare(ix.ids[a.B], ix.ids[b.B])
 	})
 }
 

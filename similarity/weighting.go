@@ -66,7 +66,9 @@ func (ix *Index) reweigh() {
 // use), and the tag rules: the part of reweigh that an index opened from a
 // cache file (cachefile.go) computes again.
 func (ix *Index) finish() {
-	ix.day = ix.dayNumbers()
+	if ix.lazy == nil { // else the cache file's (lazy.go)
+		ix.day = ix.dayNumbers()
+	}
 	ix.relPrior = newDatePrior(ix.cfg.RelateDate, ix.cfg.RelateDays)
 	ix.dupePrior = newDatePrior(ix.cfg.DupeDate, ix.cfg.DupeDays)
 	ix.buildTagRules()

@@ -11,10 +11,13 @@ import (
 	"runtime/debug"
 	"slices"
 	"strings"
+	"time"
 
 	"github.com/urfave/cli/v2"
 
+	"github.com/caselink/caselink/cmd/caselink/internal/curate"
 	"github.com/caselink/caselink/similarity"
+	"github.com/caselink/caselink/similarity/caselib"
 	"github.com/caselink/caselink/similarity/caselib/pgstore"
 )
 
@@ -22,9 +25,10 @@ import (
 // the user's cache folder (os.UserCacheDir()/caselink/), one file per
 // library, so that the next command on the same library skips tokenizing
 // it. What the file may be used for is decided by its key
-// (similarity.CacheKey): the documents themselves, the whole engine
-// configuration and this binary, so a file is never stale whatever the
-// files' times say; a damaged or foreign file is rebuilt.
+// (similarity.CacheKeyOf): the documents' sum, the whole engine
+// configuration and this binary, so a file is never stale; a damaged or
+// foreign file is rebuilt. Beside it, the library's stamp (stampfile.go)
+// lets match know that sum without reading the library.
 
 // noCacheFlag is --no-cache, on the commands that index a library.
 var noCacheFlag = &cli.BoolFlag{
@@ -97,53 +101,103 @@ const (
 	cacheNoSave                   // built; saving the cache file failed
 )
 
+// cached is what cachedIndex did: the index, the cache file in play ("" for
+// none), where the index came from, why the file was not saved, and the
+// documents' sum (similarity.DocsSum) the file is keyed by.
+type cached struct {
+	ix      *similarity.Index
+	path    string
+	state   cacheState
+	saveErr error
+	sum     [32]byte
+}
+
 // cachedIndex returns the index of docs with cfg: from the library's cache
 // file when one with the right key is there, else built (with progress)
 // and saved for next time. With off, or no cache file for the library, it
 // only builds. A file that cannot be used or saved is never an error: the
 // index is built, and saveErr says why the file was not written.
 func cachedIndex(paths []string, docs []similarity.Document, cfg similarity.Config, off bool,
-	build func() (*similarity.Index, error)) (ix *similarity.Index, path string, state cacheState, saveErr error) {
+	build func() (*similarity.Index, error)) (cached, error) {
+	var r cached
 	if !off {
-		path = cacheFile(paths)
+		r.path = cacheFile(paths)
 	}
-	if path == "" {
+	if r.path == "" {
 		ix, err := build()
-		return ix, "", cacheOff, err
+		r.ix = ix
+		return r, err
 	}
-	key := similarity.CacheKey(docs, cfg, cacheSalt)
-	if ix, err := similarity.OpenCache(path, key, docs, cfg); err == nil {
-		return ix, path, cacheUsed, nil
+	r.sum = similarity.DocsSum(docs)
+	key := similarity.CacheKeyOf(r.sum, cfg, cacheSalt)
+	if ix, err := similarity.OpenCache(r.path, key, docs, cfg); err == nil {
+		r.ix, r.state = ix, cacheUsed
+		return r, nil
 	}
 	ix, err := build()
 	if err != nil {
-		return nil, path, cacheOff, err
+		return cached{}, err
 	}
-	if err := ix.SaveCache(path, key); err != nil {
-		return ix, path, cacheNoSave, err
+	r.ix, r.state = ix, cacheSaved
+	if err := ix.SaveCache(r.path, key); err != nil {
+		r.state, r.saveErr = cacheNoSave, err
 	}
-	return ix, path, cacheSaved, nil
+	return r, nil
 }
 
-// indexLibrary is what buildIndex and serve index a library with: the
-// cache unless --no-cache, else a fresh build.
-func (e *env) indexLibrary(c *cli.Context, docs []similarity.Document, cfg similarity.Config) (*similarity.Index, error) {
-	ix, _, _, err := cachedIndex(c.StringSlice("cases"), docs, cfg, c.Bool("no-cache"), e.builder(docs, cfg))
-	if ix == nil {
-		return nil, err
+// indexed loads the library and indexes it through the cache (unless
+// --no-cache), recording the library's stamp beside the cache file so that
+// the next match need not read it (stampfile.go).
+func (e *env) indexed(c *cli.Context, cfg similarity.Config) (*caselib.Library, cached, error) {
+	o, err := stampOptionsOf(c)
+	if err != nil {
+		return nil, cached{}, err
 	}
-	return ix, nil // a cache file that could not be saved only costs the next run time
+	off := c.Bool("no-cache")
+	taken := time.Now()
+	var before []caselib.FileStamp
+	if !off && !isTableLibrary(o.paths) { // a table is keyed by its content alone
+		before = caselib.FileStamps(o.paths)
+	}
+	var notes strings.Builder
+	e.notes = &notes
+	lib, err := e.loadLibrary(c)
+	if err == nil {
+		e.warnLinks(curate.CheckLinks(lib.Cases, lib.ByID))
+	}
+	e.notes = nil
+	if err != nil {
+		return nil, cached{}, err
+	}
+	docs := similarity.Documents(lib.Cases)
+	r, err := cachedIndex(o.paths, docs, cfg, off, e.builder(docs, cfg))
+	if err != nil {
+		return nil, r, err
+	}
+	if r.state == cacheUsed || r.state == cacheSaved {
+		recordStamp(r.path, o, taken, before, lib, r.sum, notes.String()) // a stamp not written costs the next run time only
+	}
+	return lib, r, nil
+}
+
+// stampOptionsOf returns the flags that decide what Load reads.
+func stampOptionsOf(c *cli.Context) (stampOptions, error) {
+	maxCase, err := maxCaseBytes(c)
+	if err != nil {
+		return stampOptions{}, err
+	}
+	return stampOptions{paths: c.StringSlice("cases"), lenient: c.Bool("lenient"), maxCase: maxCase}, nil
 }
 
 // cachedBuild is serve's first build of the library named by paths: from
 // its cache file, like the CLI's, unless off.
 func cachedBuild(paths []string, off bool) func([]similarity.Document, similarity.Config) (*similarity.Index, error) {
 	return func(docs []similarity.Document, cfg similarity.Config) (*similarity.Index, error) {
-		ix, _, _, err := cachedIndex(paths, docs, cfg, off, func() (*similarity.Index, error) { return similarity.Build(docs, cfg) })
-		if ix == nil {
+		r, err := cachedIndex(paths, docs, cfg, off, func() (*similarity.Index, error) { return similarity.Build(docs, cfg) })
+		if r.ix == nil {
 			return nil, err
 		}
-		return ix, nil
+		return r.ix, nil
 	}
 }
 
@@ -168,7 +222,9 @@ func indexCommand(env *env) *cli.Command {
 		Description: `Indexes the library (with the weights match would use: caselink.toml's
 [weights]) and keeps the result in the user's cache folder, so that match,
 relate, dupes and serve on the same library start without tokenizing it.
-Prints the cache file and whether it was built or already up to date.
+Prints the cache file and whether it was built or already up to date
+(when the library's files stamp as when it was indexed, without reading
+them: a match then reads only the cases it prints).
 Every command builds the cache on first use anyway; --no-cache on those
 commands bypasses it. A cache file that is out of date, of other weights
 or another caselink, or damaged, is never used: it is rebuilt.`,
@@ -187,23 +243,26 @@ func (e *env) index(c *cli.Context) error {
 	if err != nil {
 		return err
 	}
-	paths := c.StringSlice("cases")
-	if slices.Contains(paths, "-") {
-		return usagef("index: standard input cannot be cached (it cannot be read again)")
-	}
-	lib, err := e.loadLibrary(c)
+	o, err := stampOptionsOf(c)
 	if err != nil {
 		return err
 	}
-	docs := similarity.Documents(lib.Cases)
-	ix, path, state, err := cachedIndex(paths, docs, cfg, false, e.builder(docs, cfg))
-	switch {
-	case ix == nil:
-		return err
-	case path == "":
-		return errors.New("index: no cache folder (set XDG_CACHE_HOME or HOME)")
-	case state == cacheNoSave:
-		return fmt.Errorf("index: writing %s: %w", path, err)
+	if slices.Contains(o.paths, "-") {
+		return usagef("index: standard input cannot be cached (it cannot be read again)")
+	}
+	ix, _, ok := openLazy(o, cfg)
+	path, state := cacheFile(o.paths), cacheUsed
+	if !ok {
+		_, r, err := e.indexed(c, cfg)
+		switch {
+		case err != nil:
+			return err
+		case r.path == "":
+			return errors.New("index: no cache folder (set XDG_CACHE_HOME or HOME)")
+		case r.state == cacheNoSave:
+			return fmt.Errorf("index: writing %s: %w", r.path, r.saveErr)
+		}
+		ix, path, state = r.ix, r.path, r.state
 	}
 	what := "built"
 	if state == cacheUsed {

@@ -10,6 +10,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/caselink/caselink/cmd/caselink/internal/serve"
 	"github.com/caselink/caselink/seeds"
@@ -75,13 +76,29 @@ func runCached(t *testing.T, args ...string) string {
 // The cache changes no answer: match, relate and dupes print the same bytes
 // with --no-cache, on the run that builds the cache and on the run that
 // opens it, on the seeds and on a fixture library.
+// The third run of each match opens the index without reading the
+// library (its files were written before the test's stamps, so the stamps
+// are trusted at once: racyWindow 0).
 func TestCacheChangesNoAnswer(t *testing.T) {
 	cache := t.TempDir()
 	t.Setenv("XDG_CACHE_HOME", cache)
+	defer setRacyWindow(0)()
+	queries := filepath.Join(t.TempDir(), "q.jsonl")
+	if err := os.WriteFile(queries, []byte(`{"id":"q1","text":"disk full logging nodes"}`+"\n"+
+		`{"id":"q2","text":"certificate expired","candidates":["FX-002","IL-0100","NOPE-1"]}`+"\n"+`{"id":"q3","text":""}`+"\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
 	commands := [][]string{
 		{"match", "pods oomkilled after rollout"},
 		{"match", "--json", "--explain", "--top", "10", "conection pool exausted primary database"},
 		{"match", "--like", "IL-0100", "--min-score", "0"},
+		{"match", "--like", "FX-004", "--domain", "d1", "--json", "--explain"},
+		{"match", "--domain", "d1", "--since", "2023-03", "--until", "2023-10", "--long", "disk full logging nodes"},
+		{"match", "--org", "org 3", "--org", "PostHog", "--min-score", "0", "certificate expired load balancer"},
+		{"match", "--json", "--top", "8", "파드가 메모리 부족으로 재시작됨"},
+		{"match", "--long", "--top", "5", "primry databse conection pool exausted"},
+		{"match", "--queries", queries, "--explain"},
+		{"match", "--like", "NOPE-1"},
 		{"relate"},
 		{"relate", "--json", "--min-score", "0"},
 		{"dupes"},
@@ -95,16 +112,20 @@ func TestCacheChangesNoAnswer(t *testing.T) {
 			for _, cmd := range commands {
 				// Flags go before the paste: after it they would be text.
 				args := append(append([]string{cmd[0]}, lib.args...), cmd[1:]...)
-				fresh := runCached(t, append([]string{cmd[0], "--no-cache"}, args[1:]...)...)
-				build := runCached(t, args...)
+				fresh := runAny(t, append([]string{cmd[0], "--no-cache"}, args[1:]...)...)
+				build := runAny(t, args...)
 				files, _ := filepath.Glob(filepath.Join(cache, "caselink", "*.idx"))
 				if len(files) == 0 {
 					t.Fatalf("%v: no cache file written", cmd)
 				}
 				before := modTimes(t, files)
-				opened := runCached(t, args...)
+				lazy := lazyOpens.Load()
+				opened := runAny(t, args...)
 				if after := modTimes(t, files); after != before {
 					t.Errorf("%v: the second run rewrote the cache instead of using it", cmd)
+				}
+				if got := lazyOpens.Load() - lazy; (cmd[0] == "match") != (got == 1) {
+					t.Errorf("%v: %d runs opened the index without the library", cmd, got)
 				}
 				if build != fresh || opened != fresh {
 					t.Errorf("%v: output differs with the cache\n--- no cache:\n%s\n--- building:\n%s\n--- opened:\n%s", cmd, fresh, build, opened)
@@ -112,6 +133,28 @@ func TestCacheChangesNoAnswer(t *testing.T) {
 			}
 		})
 	}
+}
+
+// runAny runs caselink and returns its exit code, stdout and stderr.
+func runAny(t *testing.T, args ...string) string {
+	t.Helper()
+	var out, errb bytes.Buffer
+	code := run(append([]string{"caselink"}, args...), strings.NewReader(""), &out, &errb)
+	return fmt.Sprintf("exit %d\n%s\n--- stderr\n%s", code, out.String(), errb.String())
+}
+
+// setRacyWindow sets racyWindow for a test and returns what restores it.
+func setRacyWindow(d time.Duration) func() {
+	old := racyWindow
+	racyWindow = d
+	return func() { racyWindow = old }
+}
+
+// flip returns b with the byte at i changed.
+func flip(b []byte, i int) []byte {
+	out := append([]byte(nil), b...)
+	out[i] ^= 0x20
+	return out
 }
 
 func modTimes(t *testing.T, files []string) string {
@@ -131,6 +174,7 @@ func modTimes(t *testing.T, files []string) string {
 // answers stay those of a fresh index.
 func TestCacheRebuilds(t *testing.T) {
 	t.Setenv("XDG_CACHE_HOME", t.TempDir())
+	defer setRacyWindow(0)() // the stamps are trusted: damage must be caught without them
 	lib := cacheLibrary(t)
 	index := func() (path, state string) {
 		t.Helper()
@@ -179,6 +223,25 @@ func TestCacheRebuilds(t *testing.T) {
 		t.Fatal(err)
 	}
 	check("empty")
+
+	// A damaged or foreign stamp file is not trusted: the library is read.
+	stamp := stampPath(path)
+	goodStamp, err := os.ReadFile(stamp)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, bad := range [][]byte{flip(goodStamp, 10), flip(goodStamp, len(goodStamp)/2), flip(goodStamp, len(goodStamp)-1),
+		goodStamp[:len(goodStamp)-8], []byte("CLSTAMP\n"), nil} {
+		if err := os.WriteFile(stamp, bad, 0o600); err != nil {
+			t.Fatal(err)
+		}
+		opens := lazyOpens.Load()
+		runCached(t, append([]string{"match"}, match...)...)
+		if lazyOpens.Load() != opens {
+			t.Errorf("a damaged stamp file (%d bytes) was trusted", len(bad))
+		}
+		check(fmt.Sprintf("stamp of %d bytes damaged", len(bad)))
+	}
 
 	// A case's text changed; then a weight in caselink.toml.
 	f := filepath.Join(lib, "fixture.jsonl")

@@ -51,6 +51,6 @@ func (env *env) check(c *cli.Context) error {
 // list.
 func (e *env) warnLinks(probs []curate.LinkProblem) {
 	if w := curate.LinkWarning(probs); w != "" {
-		fmt.Fprintf(e.stderr, "caselink: warning: %s\n", w)
+		e.warnf("caselink: warning: %s\n", w)
 	}
 }

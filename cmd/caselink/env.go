@@ -11,7 +11,6 @@ import (
 	"golang.org/x/term"
 
 	"github.com/caselink/caselink/cmd/caselink/internal/config"
-	"github.com/caselink/caselink/cmd/caselink/internal/curate"
 	"github.com/caselink/caselink/similarity"
 	"github.com/caselink/caselink/similarity/caselib"
 	"github.com/caselink/caselink/similarity/caselib/pgstore"
@@ -31,6 +30,8 @@ type env struct {
 	weightsFrom string // where buildIndex's weights came from (engineConfig)
 
 	quiet bool // --quiet: no progress on stderr (progress.go)
+
+	notes *strings.Builder // what loading warns of, while recorded (warnf)
 }
 
 // casesFlag is --cases, shared by every command that reads a library.
@@ -111,7 +112,7 @@ func (e *env) loadLibrary(c *cli.Context) (*caselib.Library, error) {
 		Stdin:        e.stdin,
 		Warn: func(err error) {
 			p.clear()
-			fmt.Fprintf(e.stderr, "caselink: warning: skipped: %v\n", err)
+			e.warnf("caselink: warning: skipped: %v\n", err)
 		},
 		Progress: p.update,
 	})
@@ -126,7 +127,7 @@ func (e *env) loadLibrary(c *cli.Context) (*caselib.Library, error) {
 		return nil, err
 	}
 	if lib.Skipped > 0 {
-		fmt.Fprintf(e.stderr, "caselink: skipped %d bad case(s)\n", lib.Skipped)
+		e.warnf("caselink: skipped %d bad case(s)\n", lib.Skipped)
 	}
 	if len(lib.Cases) == 0 {
 		return nil, usagef("no cases in %s", strings.Join(paths, ", "))
@@ -136,23 +137,29 @@ func (e *env) loadLibrary(c *cli.Context) (*caselib.Library, error) {
 
 // buildIndex loads the library and indexes it with the defaults and the
 // library's tuned weights (engineConfig), through the index cache unless
-// --no-cache.
+// --no-cache (cache.go).
 func (e *env) buildIndex(c *cli.Context) (*caselib.Library, *similarity.Index, error) {
 	cfg, from, err := engineConfig(c)
 	if err != nil {
 		return nil, nil, err
 	}
 	e.weightsFrom = from
-	lib, err := e.loadLibrary(c)
+	lib, r, err := e.indexed(c, cfg)
 	if err != nil {
 		return nil, nil, err
 	}
-	e.warnLinks(curate.CheckLinks(lib.Cases, lib.ByID))
-	ix, err := e.indexLibrary(c, similarity.Documents(lib.Cases), cfg) // cache.go
-	if err != nil {
-		return nil, nil, err
+	return lib, r.ix, nil
+}
+
+// warnf prints a warning of loading on stderr, and keeps it in notes when
+// they are being recorded (for a run that opens the index without loading
+// the library, stampfile.go).
+func (e *env) warnf(format string, args ...any) {
+	s := fmt.Sprintf(format, args...)
+	if e.notes != nil {
+		e.notes.WriteString(s)
 	}
-	return lib, ix, nil
+	fmt.Fprint(e.stderr, s)
 }
 
 func isTerminal(w io.Writer) bool {

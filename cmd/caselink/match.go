@@ -75,54 +75,97 @@ func (env *env) match(c *cli.Context) error {
 		if c.Args().Present() {
 			return usagef("give either --queries or TEXT, not both")
 		}
-		_, ix, err := env.buildIndex(c)
-		if err != nil {
-			return err
-		}
-		return env.matchBatch(c, ix, qf, filter)
+		return env.withIndex(c, func(ix *similarity.Index) (func() error, error) { return env.matchBatch(c, ix, qf, filter) })
 	}
 	if id := c.String("like"); c.IsSet("like") {
 		if c.Args().Present() {
 			return usagef("give either --like ID or TEXT, not both")
 		}
-		_, ix, err := env.buildIndex(c)
-		if err != nil {
-			return err
-		}
-		return env.matchLike(c, ix, id, filter)
+		return env.withIndex(c, func(ix *similarity.Index) (func() error, error) { return env.matchLike(c, ix, id, filter) })
 	}
 	text, err := env.pasteText(c)
 	if err != nil {
 		return err
 	}
+	return env.withIndex(c, func(ix *similarity.Index) (func() error, error) { return env.matchPaste(c, ix, text, filter) })
+}
+
+// withIndex runs answer on the library's index and prints what it
+// returns. Unless --no-cache, the index is first opened from the cache
+// without reading the library, when the library's stamp says its files are
+// as when it was indexed (stampfile.go); should a case that answer reads
+// turn out changed since, nothing has been printed yet, and the library is
+// read and indexed and answer runs again. Else the library is loaded and
+// indexed through the cache (buildIndex).
+func (env *env) withIndex(c *cli.Context, answer func(ix *similarity.Index) (print func() error, err error)) error {
+	if !c.Bool("no-cache") {
+		cfg, from, err := engineConfig(c)
+		if err != nil {
+			return err
+		}
+		o, err := stampOptionsOf(c)
+		if err != nil {
+			return err
+		}
+		if ix, notes, ok := openLazy(o, cfg); ok {
+			env.weightsFrom = from
+			if afterLazyOpen != nil {
+				afterLazyOpen()
+			}
+			print, err := answer(ix)
+			if ix.CaseErr() == nil {
+				fmt.Fprint(env.stderr, notes)
+				if err != nil {
+					return err
+				}
+				return print()
+			}
+		}
+	}
 	_, ix, err := env.buildIndex(c)
 	if err != nil {
 		return err
 	}
+	print, err := answer(ix)
+	if err != nil {
+		return err
+	}
+	return print()
+}
+
+// afterLazyOpen, when set by a test, runs between opening an index
+// without the library and reading its cases.
+var afterLazyOpen func()
+
+// matchPaste answers a paste: the hits, and the note of those hidden.
+func (env *env) matchPaste(c *cli.Context, ix *similarity.Index, text string, filter similarity.Filter) (func() error, error) {
 	if err := curate.CheckPaste(ix, text); err != nil {
-		return usageError{err}
+		return nil, usageError{err}
 	}
 	minScore := c.Float64("min-score")
 	res, hidden := curate.Match(ix, similarity.Query{Text: text, K: c.Int("top"), MinScore: minScore, Filter: filter})
 	out := serve.HitList{Hits: serve.MatchHits(ix, res, "en", c.Bool("explain")), Hidden: hidden, Weights: env.explainedWeights(c),
 		Note: curate.HiddenNote(hidden, minScore, "--min-score")}
-	if c.Bool("json") {
-		return writeJSON(env.stdout, out)
-	}
-	if err := env.printHits(out.Hits, c.Bool("long")); err != nil {
-		return err
-	}
-	if out.Note != "" {
-		fmt.Fprintf(env.stdout, "\n%s\n", out.Note)
-	}
-	return nil
+	return func() error {
+		if c.Bool("json") {
+			return writeJSON(env.stdout, out)
+		}
+		if err := env.printHits(out.Hits, c.Bool("long")); err != nil {
+			return err
+		}
+		if out.Note != "" {
+			fmt.Fprintf(env.stdout, "\n%s\n", out.Note)
+		}
+		return nil
+	}, nil
 }
 
-// matchLike prints the cases most like the case id, best first, filtered.
-func (env *env) matchLike(c *cli.Context, ix *similarity.Index, id string, filter similarity.Filter) error {
+// matchLike answers with the cases most like the case id, best first,
+// filtered.
+func (env *env) matchLike(c *cli.Context, ix *similarity.Index, id string, filter similarity.Filter) (func() error, error) {
 	d, ok := ix.Lookup(id)
 	if !ok {
-		return usagef("--like: no case with id %q in the library", id)
+		return nil, usagef("--like: no case with id %q in the library", id)
 	}
 	top := c.Int("top")
 	k := top
@@ -131,7 +174,7 @@ func (env *env) matchLike(c *cli.Context, ix *similarity.Index, id string, filte
 	}
 	hits := []serve.Hit{}
 	for _, h := range ix.Related(d, k, c.Float64("min-score")) {
-		if !filter.Keep(ix.Case(h.Doc)) {
+		if !ix.Keeps(filter, h.Doc) {
 			continue
 		}
 		if len(hits) == top {
@@ -139,10 +182,12 @@ func (env *env) matchLike(c *cli.Context, ix *similarity.Index, id string, filte
 		}
 		hits = append(hits, serve.NewHit(ix, len(hits), h, ix.ExplainPair(d, h.Doc), "en"))
 	}
-	if c.Bool("json") {
-		return writeJSON(env.stdout, serve.HitList{Hits: hits, Weights: env.explainedWeights(c)})
-	}
-	return env.printHits(hits, c.Bool("long"))
+	return func() error {
+		if c.Bool("json") {
+			return writeJSON(env.stdout, serve.HitList{Hits: hits, Weights: env.explainedWeights(c)})
+		}
+		return env.printHits(hits, c.Bool("long"))
+	}, nil
 }
 
 // pasteText returns the paste: the arguments joined, or standard input when
@@ -251,14 +296,15 @@ type batchAnswer struct {
 }
 
 // matchBatch answers every query of a JSON Lines file, in order, on all cores.
-func (env *env) matchBatch(c *cli.Context, ix *similarity.Index, path string, filter similarity.Filter) error {
+func (env *env) matchBatch(c *cli.Context, ix *similarity.Index, path string, filter similarity.Filter) (func() error, error) {
 	qs, err := readBatch(path)
 	if err != nil {
-		return err
+		return nil, err
 	}
+	var warn strings.Builder
 	for _, q := range qs {
 		if strings.TrimSpace(q.Text) == "" {
-			fmt.Fprintf(env.stderr, "caselink: warning: %s:%d: query %q has no \"text\": it gets no hits\n", path, q.line, q.ID)
+			fmt.Fprintf(&warn, "caselink: warning: %s:%d: query %q has no \"text\": it gets no hits\n", path, q.line, q.ID)
 		}
 		var unknown []string
 		for _, id := range q.Candidates {
@@ -267,7 +313,7 @@ func (env *env) matchBatch(c *cli.Context, ix *similarity.Index, path string, fi
 			}
 		}
 		if len(unknown) > 0 {
-			fmt.Fprintf(env.stderr, "caselink: warning: %s:%d: query %q: %d candidate(s) name no case of the library and are left out: %s\n",
+			fmt.Fprintf(&warn, "caselink: warning: %s:%d: query %q: %d candidate(s) name no case of the library and are left out: %s\n",
 				path, q.line, q.ID, len(unknown), strings.Join(unknown, ", "))
 		}
 	}
@@ -286,15 +332,18 @@ func (env *env) matchBatch(c *cli.Context, ix *similarity.Index, path string, fi
 		out[i] = batchAnswer{ID: q.ID, HitList: serve.HitList{Hits: serve.MatchHits(ix, res, "en", c.Bool("explain")), Weights: env.explainedWeights(c),
 			Hidden: hidden, Note: curate.HiddenNote(hidden, minScore, "--min-score")}}
 	})
-	w := bufio.NewWriter(env.stdout)
-	enc := json.NewEncoder(w)
-	enc.SetEscapeHTML(false)
-	for _, a := range out {
-		if err := enc.Encode(a); err != nil {
-			return err
+	return func() error {
+		fmt.Fprint(env.stderr, warn.String())
+		w := bufio.NewWriter(env.stdout)
+		enc := json.NewEncoder(w)
+		enc.SetEscapeHTML(false)
+		for _, a := range out {
+			if err := enc.Encode(a); err != nil {
+				return err
+			}
 		}
-	}
-	return w.Flush()
+		return w.Flush()
+	}, nil
 }
 
 // explainedWeights is, with --explain, where the index's weights came from

@@ -6,7 +6,10 @@
 // loading (Load, LoadSeeds, and LoadRecords for cases that come as records,
 // such as the rows of a database table: package pgstore), validation errors
 // (Error), the writer (WriteRelated, SpliceRelated), a case's object as in
-// its file (Objects), an atomic file write (WriteFile), and the duplicate
+// its file (Objects), one case read again from where it lies without
+// loading the library (Library.Spans, ReadCase) and the files' stamps that
+// tell a cache the library is unchanged (Stamp within a process,
+// FileStamps across processes), an atomic file write (WriteFile), and the duplicate
 // decisions curators record with their stores (Decision, DecisionStore,
 // DecisionFile; the PostgreSQL store is in package pgstore). What does not: scoring and similarity (the
 // similarity engine), tokenizing (package tokenize), evaluation (package eval)

@@ -160,7 +160,7 @@ func refCase(t testing.TB, b []byte) *Case {
 // sameModel compares the decoded fields of two cases (not Loc).
 func sameModel(a, b *Case) bool {
 	x, y := *a, *b
-	x.Loc, y.Loc, x.src, y.src, x.elem, y.elem = Location{}, Location{}, nil, nil, 0, 0
+	x.Loc, y.Loc, x.src, y.src, x.elem, y.elem, x.at, y.at = Location{}, Location{}, nil, nil, 0, 0, span{}, span{}
 	return reflect.DeepEqual(x, y)
 }
 

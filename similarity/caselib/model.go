@@ -108,6 +108,7 @@ type Case struct {
 
 	src  *fileState // the file the case came from; nil for hand-made cases
 	elem int        // its position in the file's list, when the file is a JSON list of cases
+	at   span       // where its JSON lies in src (span.go)
 }
 
 // Library is a set of loaded cases.

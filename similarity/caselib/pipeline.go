@@ -54,6 +54,7 @@ type job struct {
 	src   *fileState
 	data  []byte
 	line  int       // line number of data[0]
+	off   int64     // offset of data[0] in the file
 	first bool      // data starts at the start of the file (may hold a BOM)
 	recs  []recSpan // jobRecords
 	err   *Error    // jobFail
@@ -295,7 +296,8 @@ func (st *stream) queueLines() bool {
 			next = append(next, buf[cut:]...)
 		}
 		if cut > 0 {
-			j := &job{kind: jobLines, src: st.src, data: buf[:cut], line: line, first: atStart, done: make(chan struct{})}
+			j := &job{kind: jobLines, src: st.src, data: buf[:cut], line: line, first: atStart, done: make(chan struct{}),
+				off: st.size - int64(len(buf))}
 			line += bytes.Count(buf[:cut], nl)
 			atStart = false
 			if !p.send(j) { // buf belongs to the worker now
@@ -447,6 +449,7 @@ func (p *loader) decodeLines(d *caseDecoder, j *job) {
 		}
 		c.Loc = Location{File: j.src.display, Line: ln}
 		c.src = j.src
+		c.at = spanOf(l[start:], j.off+int64(end-len(l)+start))
 		j.out = append(j.out, result{c: c})
 	}
 }
@@ -470,7 +473,9 @@ func (p *loader) decodeDoc(d *caseDecoder, j *job) {
 		j.out = append(j.out, result{err: errorIn(j.src, data, ce)})
 		return
 	}
-	j.out = append(j.out, result{c: placed(c, j.src, data, d.start)})
+	c = placed(c, j.src, data, d.start)
+	c.at = spanOf(data[start:], int64(start))
+	j.out = append(j.out, result{c: c})
 }
 
 // errorIn turns a problem found in data, the whole content of src, into an
@@ -518,6 +523,7 @@ func (p *loader) decodeList(d *caseDecoder, j *job, data []byte, start int) {
 		}
 		c = placed(c, j.src, data, d.start)
 		c.elem = i
+		c.at = spanOf(data[sp[0]:sp[1]], int64(sp[0]))
 		j.out = append(j.out, result{c: c})
 	}
 }

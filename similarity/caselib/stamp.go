@@ -39,6 +39,14 @@ func Stamp(paths []string) uint64 {
 		h.WriteString(err.Error())
 		h.WriteByte(0)
 	}
+	eachLibraryFile(paths, file, failed)
+	return h.Sum64()
+}
+
+// eachLibraryFile calls file for each file Load would read for paths (and
+// each folder's IgnoreFile), by Load's rules, and failed for what cannot
+// be reached; "-" counts as no file.
+func eachLibraryFile(paths []string, file func(name string, info fs.FileInfo), failed func(name string, err error)) {
 	for _, p := range paths {
 		if p == "-" {
 			continue
@@ -71,5 +79,38 @@ func Stamp(paths []string) uint64 {
 			return nil
 		})
 	}
-	return h.Sum64()
+}
+
+// FileStamp is what FileStamps records of one file of a library: enough to
+// tell, without reading it, that the file is not the one seen before. CTime
+// (the time of the inode's last change, which any write sets and touch
+// cannot set back), Ino and Dev are 0 where the system does not say.
+type FileStamp struct {
+	Name  string // as Load names it; for a path that cannot be reached, the path
+	Size  int64
+	MTime int64 // modification time, Unix nanoseconds
+	CTime int64 // status change time, Unix nanoseconds
+	Ino   uint64
+	Dev   uint64
+	Mode  uint32
+	Err   string // why the path cannot be reached; "" for a file
+}
+
+// FileStamps returns the stamp of each file Load would read for paths, in
+// Load's order (and of each folder's IgnoreFile, and of what cannot be
+// reached): the persistent counterpart of [Stamp], for a cache that
+// outlives the process. Equal lists mean that, as far as the file system
+// says, Load would read the same bytes: a file written within the
+// resolution of its clock can still differ, which a caller guards against
+// by not trusting a stamp whose times are close to when it was taken.
+func FileStamps(paths []string) []FileStamp {
+	var out []FileStamp
+	eachLibraryFile(paths, func(name string, info fs.FileInfo) {
+		st := FileStamp{Name: name, Size: info.Size(), MTime: info.ModTime().UnixNano(), Mode: uint32(info.Mode())}
+		sysStamp(&st, info)
+		out = append(out, st)
+	}, func(name string, err error) {
+		out = append(out, FileStamp{Name: name, Err: err.Error()})
+	})
+	return out
 }

@@ -1,0 +1,274 @@
+package main
+
+import (
+	"bytes"
+	"encoding/binary"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"hash/crc32"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"time"
+	"unsafe"
+
+	"github.com/caselink/caselink/similarity"
+	"github.com/caselink/caselink/similarity/caselib"
+)
+
+// The library stamp: beside a library's index cache file (NAME.idx) the CLI
+// keeps NAME.lib, which says what the library's files were when the index
+// was last built or checked (size, modification and change times, inode
+// and device of each, as caselib.FileStamps takes them), the DocsSum of its
+// documents, and where each case's JSON lies in its file. A match whose
+// library files all stamp as recorded opens the index without reading the
+// library (similarity.OpenCacheLazy) and reads only the cases it prints.
+//
+// A stamp is not trusted for a file changed too close to the moment the
+// stamps were taken (racyWindow): a write in the same tick of the file
+// system's clock can leave size and times as they were. Such a run reads
+// the library, checks its documents against the index's key (the content
+// key, as before the stamp), and records the stamp again, by then clearly
+// older than the file.
+
+// stampFormat is the version of the stamp file's layout.
+const stampFormat = 1
+
+const stampMagic = "CLSTAMP\n"
+
+// racyWindow is how much older than the moment of stamping a file's
+// modification and change times must be for its stamp to be trusted: more
+// than the coarsest clock of common file systems (2 s on FAT).
+var racyWindow = 2 * time.Second
+
+// libStamp is the content of a stamp file.
+type libStamp struct {
+	Salt    string   // cacheSalt of the binary that took it
+	Paths   []string // --cases as given
+	Lenient bool
+	MaxCase int64               // maxCaseBytes
+	Taken   int64               // when the stamps were taken, before the load (Unix ns)
+	Files   []caselib.FileStamp // caselib.FileStamps(Paths)
+	Sum     [32]byte            // similarity.DocsSum of the library
+	Sources []string            // the files spans name, as Load named them
+	Notes   string              // what loading printed on stderr, replayed by a run that does not load
+	spans   []caselib.Span      // each case's place, in library order
+}
+
+// stampPath returns the stamp file beside the index cache file idx.
+func stampPath(idx string) string { return strings.TrimSuffix(idx, ".idx") + ".lib" }
+
+// writeStamp writes st to path: JSON, then the spans as a flat array,
+// under a CRC-32C, through a temporary file renamed over path.
+func writeStamp(path string, st *libStamp) error {
+	head, err := json.Marshal(st)
+	if err != nil {
+		return err
+	}
+	var b bytes.Buffer
+	b.WriteString(stampMagic)
+	var n [16]byte
+	binary.LittleEndian.PutUint32(n[4:], stampFormat)
+	binary.LittleEndian.PutUint32(n[8:], uint32(len(head)))
+	binary.LittleEndian.PutUint32(n[12:], uint32(len(st.spans)))
+	b.Write(n[:])
+	b.Write(head)
+	b.Write(make([]byte, (8-b.Len()%8)%8))
+	if len(st.spans) > 0 {
+		b.Write(unsafe.Slice((*byte)(unsafe.Pointer(&st.spans[0])), len(st.spans)*int(unsafe.Sizeof(st.spans[0]))))
+	}
+	data := b.Bytes()
+	binary.LittleEndian.PutUint32(data[8:], crc32.Checksum(data[12:], castagnoli))
+	f, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".*.tmp")
+	if err != nil {
+		return err
+	}
+	if _, err = f.Write(data); err == nil {
+		err = f.Close()
+	} else {
+		f.Close()
+	}
+	if err == nil {
+		err = os.Rename(f.Name(), path)
+	}
+	if err != nil {
+		os.Remove(f.Name())
+	}
+	return err
+}
+
+var castagnoli = crc32.MakeTable(crc32.Castagnoli)
+
+var errBadStamp = errors.New("not a whole stamp file")
+
+// readStamp reads a stamp file written by writeStamp; anything else is an
+// error.
+func readStamp(path string) (*libStamp, error) {
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return nil, err
+	}
+	if len(data) < 24 || string(data[:8]) != stampMagic ||
+		crc32.Checksum(data[12:], castagnoli) != binary.LittleEndian.Uint32(data[8:]) ||
+		binary.LittleEndian.Uint32(data[12:]) != stampFormat {
+		return nil, errBadStamp
+	}
+	hlen, nspans := int(binary.LittleEndian.Uint32(data[16:])), int(binary.LittleEndian.Uint32(data[20:]))
+	at := 24 + hlen
+	at += (8 - at%8) % 8
+	size := int(unsafe.Sizeof(caselib.Span{}))
+	if 24+hlen > len(data) || at+nspans*size != len(data) {
+		return nil, errBadStamp
+	}
+	st := &libStamp{}
+	if err := json.Unmarshal(data[24:24+hlen], st); err != nil {
+		return nil, errBadStamp
+	}
+	if nspans > 0 {
+		raw := data[at:]
+		if uintptr(unsafe.Pointer(&raw[0]))%8 != 0 {
+			raw = slices.Clone(raw) // a fresh allocation is aligned
+		}
+		st.spans = unsafe.Slice((*caselib.Span)(unsafe.Pointer(&raw[0])), nspans)
+	}
+	for _, sp := range st.spans {
+		if int(sp.File) >= len(st.Sources) {
+			return nil, errBadStamp
+		}
+	}
+	return st, nil
+}
+
+// lazyOpens counts the indexes openLazy opened, for tests to tell which
+// way a command went.
+var lazyOpens atomic.Int64
+
+// stampOptions is what of a command's flags decides what Load reads.
+type stampOptions struct {
+	paths   []string
+	lenient bool
+	maxCase int64
+}
+
+// matches reports whether st was taken by this binary, of the same paths
+// with the same options, and whether the library's files stamp now as then
+// (now: caselib.FileStamps), each clearly older than the stamp.
+func (st *libStamp) matches(o stampOptions, now []caselib.FileStamp) bool {
+	if st.Salt != cacheSalt || !slices.Equal(st.Paths, o.paths) || st.Lenient != o.lenient ||
+		st.MaxCase != o.maxCase || !slices.Equal(st.Files, now) {
+		return false
+	}
+	trusted := st.Taken - racyWindow.Nanoseconds()
+	for _, f := range st.Files {
+		if f.Err != "" || f.MTime >= trusted || f.CTime >= trusted {
+			return false // changed too close to the stamp: check the content
+		}
+	}
+	return true
+}
+
+// caseReader reads single cases of a stamped library again, for an index
+// opened without them: each file is opened once, and refused when it no
+// longer stamps as recorded.
+type caseReader struct {
+	st    *libStamp
+	mu    sync.Mutex
+	files map[uint32]readerAt
+}
+
+type readerAt interface {
+	ReadAt(p []byte, off int64) (int, error)
+}
+
+// read returns the case at position i of the library.
+func (r *caseReader) read(i int) (*caselib.Case, error) {
+	if i < 0 || i >= len(r.st.spans) {
+		return nil, fmt.Errorf("case %d: %w", i, caselib.ErrChanged)
+	}
+	sp := r.st.spans[i]
+	name := r.st.Sources[sp.File]
+	f, err := r.open(sp.File, name)
+	if err != nil {
+		return nil, err
+	}
+	return caselib.ReadCase(f, name, sp)
+}
+
+// open returns the file the spans number n, checked against its stamp.
+func (r *caseReader) open(n uint32, name string) (readerAt, error) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if f, ok := r.files[n]; ok {
+		return f, nil
+	}
+	var f readerAt
+	if len(r.st.Paths) == 0 { // the embedded seeds: part of the binary, so of the salt
+		s, err := caselib.SeedReader(name)
+		if err != nil {
+			return nil, err
+		}
+		f = s
+	} else {
+		of, err := os.Open(name)
+		if err != nil {
+			return nil, &caselib.Error{File: name, Msg: "cannot read", Err: err}
+		}
+		// The stamp of the file as opened, not as listed a moment ago:
+		// a file replaced or written since is not read.
+		now := caselib.FileStamps([]string{name})
+		if len(now) != 1 || !slices.Contains(r.st.Files, now[0]) {
+			of.Close()
+			return nil, fmt.Errorf("%s: %w", name, caselib.ErrChanged)
+		}
+		f = of
+	}
+	if r.files == nil {
+		r.files = map[uint32]readerAt{}
+	}
+	r.files[n] = f
+	return f, nil
+}
+
+// openLazy opens the index of the library named by o from its cache file
+// without reading the library, when the library's stamp says it is
+// unchanged: it returns the index and the notes loading would print, or
+// ok false when the library must be read.
+func openLazy(o stampOptions, cfg similarity.Config) (ix *similarity.Index, notes string, ok bool) {
+	idx := cacheFile(o.paths)
+	if idx == "" || slices.Contains(o.paths, "-") || isTableLibrary(o.paths) {
+		return nil, "", false
+	}
+	st, err := readStamp(stampPath(idx))
+	if err != nil || !st.matches(o, caselib.FileStamps(o.paths)) {
+		return nil, "", false
+	}
+	r := &caseReader{st: st}
+	ix, err = similarity.OpenCacheLazy(idx, similarity.CacheKeyOf(st.Sum, cfg, cacheSalt), cfg, r.read)
+	if err != nil || ix.Len() != len(st.spans) {
+		return nil, "", false
+	}
+	lazyOpens.Add(1)
+	return ix, st.Notes, true
+}
+
+// recordStamp writes the stamp of lib (loaded with o, its files stamped as
+// before at taken), whose documents sum to sum, beside the index cache
+// file idx, unless the files changed during the load or the stamp there
+// already says the same.
+func recordStamp(idx string, o stampOptions, taken time.Time, before []caselib.FileStamp, lib *caselib.Library, sum [32]byte, notes string) error {
+	sources, spans, ok := lib.Spans()
+	if !ok || !slices.Equal(caselib.FileStamps(o.paths), before) {
+		return nil // not read from files, or changed while read: nothing to trust
+	}
+	path := stampPath(idx)
+	if old, err := readStamp(path); err == nil && old.Sum == sum && old.Notes == notes &&
+		slices.Equal(old.Sources, sources) && slices.Equal(old.spans, spans) && old.matches(o, before) {
+		return nil
+	}
+	return writeStamp(path, &libStamp{Salt: cacheSalt, Paths: o.paths, Lenient: o.lenient, MaxCase: o.maxCase,
+		Taken: taken.UnixNano(), Files: before, Sum: sum, Sources: sources, Notes: notes, spans: spans})
+}

@@ -1,0 +1,221 @@
+package main
+
+import (
+	"bytes"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/caselink/caselink/similarity/caselib"
+)
+
+// stampCheck runs a match on lib through the cache and without it, and
+// reports whether the cached run opened the index without the library.
+type stampCheck struct {
+	t   *testing.T
+	lib string
+}
+
+var stampQuery = []string{"--json", "--top", "30", "--min-score", "0", "connection pool exhausted on the primary database disk full"}
+
+func (s stampCheck) args(extra ...string) []string {
+	return append(append(append([]string{"match"}, extra...), "--cases", s.lib), stampQuery...)
+}
+
+// same runs the cached match and the fresh one, fails when they differ,
+// and returns the answer and whether the cached run was lazy.
+func (s stampCheck) same(what string) (string, bool) {
+	s.t.Helper()
+	before := lazyOpens.Load()
+	got := runAny(s.t, s.args()...)
+	lazy := lazyOpens.Load() > before
+	if want := runAny(s.t, s.args("--no-cache")...); got != want {
+		s.t.Errorf("%s: match differs from a fresh index:\n%s\nwant:\n%s", what, got, want)
+	}
+	return got, lazy
+}
+
+func editFile(t *testing.T, path string, edit func([]byte) []byte) {
+	t.Helper()
+	b, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(path, edit(b), 0o644); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// sameSize changes every "at site 3" to "at site 7": the same size, and
+// titles the match prints.
+func sameSize(b []byte) []byte {
+	return bytes.ReplaceAll(b, []byte("at site 3"), []byte("at site 7"))
+}
+
+// Every change to a library's files that stat can see is caught before
+// the stamp is trusted: an edit of the same size with its modification
+// time set back (the change time moves), a file replaced by a rename (a
+// new inode), a case appended, a folder gaining or losing a file, a new
+// ignore file. After each, the next match answers as a fresh index does,
+// and the one after it is lazy again.
+func TestStampCatchesChanges(t *testing.T) {
+	t.Setenv("XDG_CACHE_HOME", t.TempDir())
+	defer setRacyWindow(0)()
+	s := stampCheck{t: t, lib: cacheLibrary(t)}
+	fx := filepath.Join(s.lib, "fixture.jsonl")
+	old := time.Now().Add(-time.Hour)
+	os.Chtimes(fx, old, old) // so that the edit below can set it back exactly
+	s.same("first run")
+	prev, lazy := s.same("second run")
+	if !lazy {
+		t.Fatal("the second run read the library")
+	}
+	changes := []struct {
+		name   string
+		change func()
+	}{
+		{"same size, time set back", func() {
+			editFile(t, fx, sameSize)
+			os.Chtimes(fx, old, old)
+		}},
+		{"replaced by a rename", func() {
+			b, _ := os.ReadFile(fx)
+			tmp := filepath.Join(t.TempDir(), "new.jsonl")
+			os.WriteFile(tmp, bytes.ReplaceAll(b, []byte("at site 7"), []byte("at site 5")), 0o644)
+			os.Chtimes(tmp, old, old)
+			if err := os.Rename(tmp, fx); err != nil {
+				t.Fatal(err)
+			}
+		}},
+		{"a case appended", func() {
+			editFile(t, fx, func(b []byte) []byte {
+				return append(b, `{"id":"FX-900","title":"connection pool exhausted on the primary database again"}`+"\n"...)
+			})
+		}},
+		{"a file added to the folder", func() {
+			os.WriteFile(filepath.Join(s.lib, "new.json"), []byte(`{"id":"NEW-1","title":"disk full on the primary database"}`), 0o644)
+		}},
+		{"a file gone from the folder", func() { os.Remove(filepath.Join(s.lib, "new.json")) }},
+		{"an ignore file", func() {
+			os.WriteFile(filepath.Join(s.lib, caselib.IgnoreFile), []byte("IL-0100.json\n"), 0o644)
+		}},
+	}
+	for _, ch := range changes {
+		time.Sleep(20 * time.Millisecond) // past the file system clock's tick
+		ch.change()
+		got, lazy := s.same(ch.name)
+		if lazy {
+			t.Errorf("%s: the stamp was trusted", ch.name)
+		}
+		if got == prev {
+			t.Errorf("%s: the change does not show in the answer (a test that cannot fail)", ch.name)
+		}
+		if _, lazy := s.same(ch.name + ", next run"); !lazy {
+			t.Errorf("%s: the run after the change read the library again", ch.name)
+		}
+		prev = got
+	}
+}
+
+// A file changed too close to the moment its stamp was taken is not
+// trusted by stat alone: that run reads the library and checks it by
+// content, and the stamp is trusted once the window has passed. The test
+// plays a file system whose clock cannot tell the edit apart: the stamp
+// file is rewritten with the edited files' stamps.
+func TestStampRacyWindow(t *testing.T) {
+	t.Setenv("XDG_CACHE_HOME", t.TempDir())
+	const window = 400 * time.Millisecond
+	defer setRacyWindow(window)()
+	s := stampCheck{t: t, lib: cacheLibrary(t)}
+	fx := filepath.Join(s.lib, "fixture.jsonl")
+	before, _ := s.same("first run")
+	editFile(t, fx, sameSize)
+	forgeStamp(t, s.lib)
+	got, lazy := s.same("edited in the window")
+	if lazy {
+		t.Error("a file changed within the window of its stamp was trusted by stat")
+	}
+	if got == before {
+		t.Error("the edit does not show in the answer (a test that cannot fail)")
+	}
+	time.Sleep(window + 100*time.Millisecond)
+	s.same("after the window, recording")
+	if _, lazy := s.same("after the window"); !lazy {
+		t.Error("the stamp is not trusted once the window has passed")
+	}
+}
+
+// forgeStamp rewrites the library's stamp file with the stamps its files
+// have now, keeping the rest.
+func forgeStamp(t *testing.T, lib string) {
+	t.Helper()
+	path := stampPath(cacheFile([]string{lib}))
+	st, err := readStamp(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	st.Files = caselib.FileStamps([]string{lib})
+	if err := writeStamp(path, st); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// A hit whose file changed after the stamps were checked is not printed
+// from the changed bytes: the match reads the library and answers as a
+// fresh index does.
+func TestStampFileChangedUnderMatch(t *testing.T) {
+	t.Setenv("XDG_CACHE_HOME", t.TempDir())
+	defer setRacyWindow(0)()
+	s := stampCheck{t: t, lib: cacheLibrary(t)}
+	fx := filepath.Join(s.lib, "fixture.jsonl")
+	before, _ := s.same("first run")
+	defer func() { afterLazyOpen = nil }()
+	edited := false
+	afterLazyOpen = func() {
+		if !edited {
+			edited = true
+			time.Sleep(20 * time.Millisecond)
+			editFile(t, fx, sameSize)
+		}
+	}
+	opens := lazyOpens.Load()
+	got, _ := s.same("changed under the match")
+	if !edited || lazyOpens.Load() == opens {
+		t.Fatal("the match did not open the index lazily")
+	}
+	if got == before {
+		t.Error("the edit does not show in the answer (a test that cannot fail)")
+	}
+}
+
+// What loading warns of (a case skipped by --lenient, links to unknown
+// cases) is said by a run that does not load the library too, in the
+// same words.
+func TestStampKeepsWarnings(t *testing.T) {
+	t.Setenv("XDG_CACHE_HOME", t.TempDir())
+	defer setRacyWindow(0)()
+	lib := filepath.Join(t.TempDir(), "lib.jsonl")
+	os.WriteFile(lib, []byte(`{"id":"A-1","title":"disk full on the log nodes","related":["GONE-1"]}`+"\n"+
+		`{"id":"A-2","title":{"en":3}}`+"\n"+`{"id":"A-3","title":"certificate expired"}`+"\n"), 0o644)
+	s := stampCheck{t: t, lib: lib}
+	args := []string{"match", "--lenient", "--cases", lib, "disk full"}
+	fresh := runAny(t, append(args[:1:1], append([]string{"--no-cache"}, args[1:]...)...)...)
+	if !strings.Contains(fresh, "skipped") || !strings.Contains(fresh, "GONE-1") {
+		t.Fatalf("the library gives no warnings: %s", fresh)
+	}
+	runAny(t, args...)
+	opens := lazyOpens.Load()
+	if got := runAny(t, args...); got != fresh {
+		t.Errorf("warnings differ:\n%s\nwant:\n%s", got, fresh)
+	}
+	if lazyOpens.Load() == opens {
+		t.Error("the third run read the library")
+	}
+	// Without --lenient the same library stops with its error, not with
+	// the lenient run's index.
+	if got, want := runAny(t, s.args()...), runAny(t, s.args("--no-cache")...); got != want || !strings.Contains(got, "exit 2") {
+		t.Errorf("without --lenient:\n%s\nwant:\n%s", got, want)
+	}
+}
