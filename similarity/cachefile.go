@@ -38,7 +38,7 @@ import (
 
 const (
 	cacheMagic  = "CLINDEX\n"
-	cacheFormat = 2
+	cacheFormat = 3
 	headerSize  = 64
 	maxSections = 64
 )
@@ -316,8 +316,9 @@ func (ix *Index) putAnalysis(e *cacheEnc) error {
 }
 
 // putWeighted adds what reweigh computes from the analysis alone. The
-// weight sets are mw, rw and, when the second stage of match has its own,
-// exp.w (rel.w is always rw).
+// weight sets are mw and rw (rel.w is always rw); when the second stage of
+// match has its own, exp.w keeps only its norms (its weights are rw's text
+// and mw's tags).
 func (ix *Index) putWeighted(e *cacheEnc) {
 	ownExp := ix.exp != ix.rel
 	misc := append(ix.pasteViews[:0:0], ix.pasteViews[:]...)
@@ -353,7 +354,7 @@ func (ix *Index) putWeighted(e *cacheEnc) {
 	putWeights(ix.rw)
 	putProfile(ix.rel)
 	if ownExp {
-		putWeights(ix.exp.w)
+		put(e, ix.exp.w.vnorm) // its weights are rw's and mw's
 		putProfile(ix.exp)
 	}
 }
@@ -546,7 +547,7 @@ func (ix *Index) restoreWeighted(d *cacheDec) error {
 	ix.rel = takeProfile(misc[NumViews:2*NumViews], ix.rw)
 	ix.exp = ix.rel
 	if ownExp {
-		w := takeWeights()
+		w := &weights{vnorm: takeLen[float32](d, n, "norms"), text: ix.rw, tags: ix.mw}
 		ix.exp = takeProfile(misc[2*NumViews:3*NumViews], w)
 	}
 	if d.err == nil && len(ix.mw.bmax) != nblocks {

@@ -51,7 +51,13 @@ func (ix *Index) reweigh() {
 	ix.mw = &weights{vval: slices.Clone(ix.exp.w.vval), vnorm: make([]float32, len(ix.docs))}
 	ix.saturate(ix.mw, &wt.avgLen)
 	ix.pasteViews = ix.shrinkText(ix.cfg.Query)
-	ix.invert(ix.mw, ix.rw, ix.exp.w)
+	if ix.exp != ix.rel {
+		// The second stage's text weights are rw's and its tag weights
+		// mw's, bit for bit (the same raw weights and view norms went
+		// into them): it keeps only its norms and reads theirs.
+		ix.exp.w = &weights{vnorm: ix.exp.w.vnorm, text: ix.rw, tags: ix.mw}
+	}
+	ix.invert(ix.mw, ix.rw)
 	ix.buildBlocks()
 	ix.mw.bmax = ix.blockMax(ix.mw.pval)
 	ix.rel.maxScaled(ix)
@@ -267,12 +273,43 @@ func (ix *Index) tagged(wt *weighting, kinds [NumTagKinds]float64, lift []float3
 // weights are the case vectors' weights under one length normalization:
 // per case entry (aligned with vkey), per posting (aligned with pdoc), each
 // case's norm and each key's largest posting weight (for pruning bounds).
+//
+// A set whose text weights are another set's and whose tag weights are a
+// third's (the second stage of match: rw's text, mw's tags) holds only its
+// norms, with text and tags pointing at the two sets; read its weights
+// through postings and at.
 type weights struct {
 	vval  []float32
 	pval  []float32
 	vnorm []float32
 	pmax  []float32
 	bmax  []float32 // per block of postings, the largest of pval (pastes' weights only)
+
+	text, tags *weights // a shared set's sources; nil for a set of its own
+}
+
+// postings returns the weights of key k's postings, indexed like pdoc
+// (slice it with pstart[k]:pstart[k+1]). A key's postings are all of one
+// view, so a shared set is resolved once per key, not per posting.
+func (w *weights) postings(k uint32) []float32 {
+	if w.text == nil {
+		return w.pval
+	}
+	if keyView(k) == Tags {
+		return w.tags.pval
+	}
+	return w.text.pval
+}
+
+// at returns the weight of case vector entry j, whose key is k.
+func (w *weights) at(k uint32, j int) float32 {
+	if w.text == nil {
+		return w.vval[j]
+	}
+	if keyView(k) == Tags {
+		return w.tags.vval[j]
+	}
+	return w.text.vval[j]
 }
 
 // normalize divides each view of each case's raw weights by
@@ -419,8 +456,9 @@ func newProfile(w [NumViews]float64, tv tagView, wt *weights) *profile {
 func (p *profile) maxScaled(ix *Index) {
 	p.pmax = make([]float32, len(ix.pstart)-1)
 	for k := range p.pmax {
+		vals := p.w.postings(uint32(k))
 		for j := ix.pstart[k]; j < ix.pstart[k+1]; j++ {
-			p.pmax[k] = max(p.pmax[k], p.w.pval[j]*p.scale[ix.pdoc[j]])
+			p.pmax[k] = max(p.pmax[k], vals[j]*p.scale[ix.pdoc[j]])
 		}
 	}
 }
