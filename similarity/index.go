@@ -183,7 +183,9 @@ func (ix *Index) invert(ws ...*weights) {
 	for _, w := range ws {
 		if !slices.Contains(todo, w) {
 			todo = append(todo, w)
-			w.pval = make([]float32, total)
+			if len(w.pval) != total {
+				w.pval = make([]float32, total)
+			}
 			w.pmax = make([]float32, nkeys)
 		}
 	}

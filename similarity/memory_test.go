@@ -51,10 +51,10 @@ func ownExpansion(ix *Index) *weights {
 	wt := ix.caseVectors() // the same layout again: deterministic
 	var lift []float32
 	if ix.cfg.TagLift {
-		lift = ix.tagLift(&wt, ix.shrinkText(ix.cfg.Views))
+		lift, _ = ix.tagLift(&wt, ix.shrinkText(ix.cfg.Views))
 	}
 	exp := ix.tagged(&wt, ix.cfg.ExpandTagKinds, lift)
-	return ix.normalize(exp.raw, exp.norms, ix.cfg.Pivot)
+	return ix.normalize(&exp, ix.cfg.Pivot, nil)
 }
 
 // entryOf returns the position in vkey of case doc's entry for key k.

@@ -35,27 +35,37 @@ func (ix *Index) reweigh() {
 	wt := ix.caseVectors()
 	views := ix.shrinkText(ix.cfg.Views)
 	var lift []float32
+	var spare *weights // arrays of the same sizes, no longer needed
 	if ix.cfg.TagLift {
-		lift = ix.tagLift(&wt, views)
+		lift, spare = ix.tagLift(&wt, views)
+	}
+	var reuse []float32
+	if spare != nil {
+		reuse = spare.vval
 	}
 	rel := ix.tagged(&wt, ix.cfg.TagKinds, lift)
-	ix.rw = ix.normalize(rel.raw, rel.norms, ix.cfg.Pivot)
+	ix.rw = ix.normalize(&rel, ix.cfg.Pivot, reuse)
 	ix.rel = newProfile(views, rel, ix.rw)
 	ix.exp = ix.rel
-	if ix.cfg.ExpandTagKinds != ix.cfg.TagKinds {
-		exp := ix.tagged(&wt, ix.cfg.ExpandTagKinds, lift)
-		ix.exp = newProfile(views, exp, ix.normalize(exp.raw, exp.norms, ix.cfg.Pivot))
-	}
 	// Pastes: the tags as the second stage weighs them, the text by
 	// saturated term frequency.
-	ix.mw = &weights{vval: slices.Clone(ix.exp.w.vval), vnorm: make([]float32, len(ix.docs))}
-	ix.saturate(ix.mw, &wt.avgLen)
-	ix.pasteViews = ix.shrinkText(ix.cfg.Query)
-	if ix.exp != ix.rel {
+	if ix.cfg.ExpandTagKinds != ix.cfg.TagKinds {
+		exp := ix.tagged(&wt, ix.cfg.ExpandTagKinds, lift)
+		ix.mw = ix.normalize(&exp, ix.cfg.Pivot, nil)
 		// The second stage's text weights are rw's and its tag weights
-		// mw's, bit for bit (the same raw weights and view norms went
-		// into them): it keeps only its norms and reads theirs.
-		ix.exp.w = &weights{vnorm: ix.exp.w.vnorm, text: ix.rw, tags: ix.mw}
+		// mw's, bit for bit (the same raw weights and view norms go into
+		// them): it keeps only its norms and reads theirs.
+		ix.exp = newProfile(views, exp, &weights{vnorm: ix.mw.vnorm, text: ix.rw, tags: ix.mw})
+		ix.mw.vnorm = make([]float32, len(ix.docs)) // saturate's
+	} else {
+		ix.mw = &weights{vval: slices.Clone(ix.rw.vval), vnorm: make([]float32, len(ix.docs))}
+	}
+	avgLen := wt.avgLen
+	wt = weighting{} // the raw weights are no longer needed
+	ix.saturate(ix.mw, &avgLen)
+	ix.pasteViews = ix.shrinkText(ix.cfg.Query)
+	if spare != nil {
+		ix.rw.pval = spare.pval // filled again by invert
 	}
 	ix.invert(ix.mw, ix.rw)
 	ix.buildBlocks()
@@ -222,13 +232,30 @@ func (ix *Index) compactVectors(used []int, raw []float32) []float32 {
 }
 
 // tagView is one weighting of the tags, ready to normalize: raw weights
-// with the tags reweighed, the norms that divide them and, per case, the
-// squared length of its tag part once divided (its fill, 1 unless lift
-// shrank its tags; nil means 1 for every case).
+// (shared, never copied) with, for tags, a factor per canonical term and
+// the lift to apply when they are read (see raw), the norms that divide
+// them and, per case, the squared length of its tag part once divided (its
+// fill, 1 unless lift shrank its tags; nil means 1 for every case).
 type tagView struct {
-	raw   []float32
-	norms [][NumViews]float64
-	fill  []float32
+	raw    []float32
+	factor []float64 // per canonical term; nil: the raw tag weights as they are
+	lift   []float32 // per canonical term; nil: none
+	norms  [][NumViews]float64
+	fill   []float32
+}
+
+// at returns the weight of vector entry j, whose key is k: its raw weight,
+// a tag's times its factor and lift, rounded to float32 as a stored weight
+// would be (so every set normalized from it is what a copy would give).
+func (tv *tagView) at(k uint32, j int) float32 {
+	if tv.factor == nil || keyView(k) != Tags {
+		return tv.raw[j]
+	}
+	x := float64(tv.raw[j]) * tv.factor[keyTerm(k)]
+	if tv.lift != nil {
+		x *= float64(tv.lift[keyTerm(k)])
+	}
+	return float32(x)
 }
 
 // tagged returns the raw weights of wt with each tag weighed by kinds
@@ -248,7 +275,7 @@ func (ix *Index) tagged(wt *weighting, kinds [NumTagKinds]float64, lift []float3
 			factor[c] = max(kinds[k], 1e-6) / ix.cfg.TagKinds[k]
 		}
 	}
-	tv := tagView{raw: slices.Clone(wt.raw), norms: slices.Clone(wt.norms), fill: make([]float32, len(wt.norms))}
+	tv := tagView{raw: wt.raw, factor: factor, lift: lift, norms: slices.Clone(wt.norms), fill: make([]float32, len(wt.norms))}
 	for i := range tv.norms {
 		var n2, l2 float64
 		for j := ix.vstart[i]; j < ix.vstart[i+1]; j++ {
@@ -259,7 +286,6 @@ func (ix *Index) tagged(wt *weighting, kinds [NumTagKinds]float64, lift []float3
 					x *= float64(lift[keyTerm(k)])
 				}
 				l2 += x * x
-				tv.raw[j] = float32(x)
 			}
 		}
 		tv.norms[i][Tags] = math.Sqrt(n2)
@@ -315,7 +341,12 @@ func (w *weights) at(k uint32, j int) float32 {
 // normalize divides each view of each case's raw weights by
 // max(‖x‖, s·p + (1−s)·‖x‖), where ‖x‖ is the view's norm in norms and p
 // the view's mean norm over the library (the pivot).
-func (ix *Index) normalize(raw []float32, norms [][NumViews]float64, s float64) *weights {
+//
+// The weights are written into vval when it has room for them (an array of
+// a set no longer needed: no second copy is held while it is filled), else
+// into a new array.
+func (ix *Index) normalize(tv *tagView, s float64, vval []float32) *weights {
+	norms := tv.norms
 	var pivot [NumViews]float64
 	var count [NumViews]int
 	for i := range norms {
@@ -332,7 +363,10 @@ func (ix *Index) normalize(raw []float32, norms [][NumViews]float64, s float64) 
 		}
 	}
 	n := len(ix.docs)
-	w := &weights{vval: make([]float32, len(raw)), vnorm: make([]float32, n)}
+	if len(vval) != len(tv.raw) {
+		vval = make([]float32, len(tv.raw))
+	}
+	w := &weights{vval: vval, vnorm: make([]float32, n)}
 	par.For(n, 256, func(_, lo, hi int) {
 		for i := lo; i < hi; i++ {
 			var div [NumViews]float64
@@ -343,7 +377,8 @@ func (ix *Index) normalize(raw []float32, norms [][NumViews]float64, s float64) 
 			}
 			var n2 float64
 			for j := ix.vstart[i]; j < ix.vstart[i+1]; j++ {
-				x := float32(float64(raw[j]) / div[keyView(ix.vkey[j])])
+				k := ix.vkey[j]
+				x := float32(float64(tv.at(k, j)) / div[keyView(k)])
 				w.vval[j] = x
 				n2 += float64(x) * float64(x)
 			}
