@@ -38,7 +38,7 @@ import (
 
 const (
 	cacheMagic  = "CLINDEX\n"
-	cacheFormat = 3
+	cacheFormat = 4
 	headerSize  = 64
 	maxSections = 64
 )
@@ -276,20 +276,22 @@ func takeLen[T number](d *cacheDec, n int, what string) []T {
 // putAnalysis adds the analyzed cases and the vocabulary.
 func (ix *Index) putAnalysis(e *cacheEnc) error {
 	n := len(ix.docs)
-	total := 0
+	size := 0
 	for i := range ix.docs {
-		total += len(ix.docs[i].ents)
+		size += len(ix.docs[i].packed)
 	}
 	voc := ix.voc
-	if total > math.MaxUint32 || len(voc.terms) > math.MaxUint32 {
+	if len(voc.terms) > math.MaxUint32 {
 		return errors.New("library too large for the cache format")
 	}
-	ents := make([]entry, 0, total)
-	entStart := make([]uint32, 1, n+1)
+	packed := make([]byte, 0, size)
+	ends := make([]int, 1, n+1)
+	counts := make([]int32, 0, n)
 	lengths := make([]int32, 0, n*textViews)
 	for i := range ix.docs {
-		ents = append(ents, ix.docs[i].ents...)
-		entStart = append(entStart, uint32(len(ents)))
+		packed = append(packed, ix.docs[i].packed...)
+		ends = append(ends, len(packed))
+		counts = append(counts, ix.docs[i].n)
 		lengths = append(lengths, ix.docs[i].length[:]...)
 	}
 	terms, termEnd, err := packStrings(voc.terms)
@@ -304,8 +306,9 @@ func (ix *Index) putAnalysis(e *cacheEnc) error {
 	for i, d := range voc.firstDoc {
 		firstDoc[i] = int32(d)
 	}
-	put(e, ents)
-	put(e, entStart)
+	put(e, packed)
+	put(e, ends)
+	put(e, counts)
 	put(e, lengths)
 	put(e, terms)
 	put(e, termEnd)
@@ -467,31 +470,27 @@ func checkCache(data []byte, key [32]byte) ([][]byte, error) {
 func (ix *Index) restore(secs [][]byte) error {
 	d := &cacheDec{secs: secs}
 	n := len(ix.docs)
-	ents := take[entry](d)
-	entStart := takeLen[uint32](d, n+1, "case starts")
+	packed := take[byte](d)
+	ends := takeLen[int](d, n+1, "case starts")
+	counts := takeLen[int32](d, n, "case entries")
 	lengths := takeLen[int32](d, n*textViews, "case lengths")
 	voc := restoreVocabulary(d)
 	if d.err != nil {
 		return d.err
 	}
 	bad := func(what string) error { return fmt.Errorf("%w: %s", ErrCacheCorrupt, what) }
-	if entStart[0] != 0 || int(entStart[n]) != len(ents) {
+	if ends[0] != 0 || ends[n] != len(packed) {
 		return bad("case entries")
 	}
 	nterms := uint32(len(voc.terms))
 	for i := range n {
-		lo, hi := entStart[i], entStart[i+1]
-		if lo > hi {
+		lo, hi := ends[i], ends[i+1]
+		if lo > hi || !validPacked(packed[lo:hi], int(counts[i]), nterms) {
 			return bad("case entries")
 		}
 		a := &ix.docs[i]
-		a.ents = ents[lo:hi:hi]
+		a.packed, a.n = packed[lo:hi:hi], counts[i]
 		copy(a.length[:], lengths[i*textViews:(i+1)*textViews])
-		for _, e := range a.ents {
-			if e.raw() >= nterms || int(e.view()) >= NumViews {
-				return bad("term id")
-			}
-		}
 	}
 	ix.voc = voc
 	if err := ix.restoreWeighted(d); err != nil {

@@ -66,3 +66,59 @@ func entryOf(ix *Index, doc, k uint32) int {
 	}
 	panic("no such entry")
 }
+
+// Packed entries read back as they were written, whatever the ids, views
+// and counts, and a cache file's bytes that are not exactly n packed
+// entries are refused before anything reads them.
+func TestPackedEntries(t *testing.T) {
+	for _, tc := range []struct {
+		name string
+		ents []entry
+	}{
+		{"empty", nil},
+		{"one tag", []entry{newEntry(0, Tags, 1)}},
+		{"every view of one term", []entry{newEntry(7, Symptoms, 1), newEntry(7, Cause, 2), newEntry(7, Response, 3), newEntry(7, Tags, 1)}},
+		{"largest count", []entry{newEntry(1, Cause, 0xffff), newEntry(2, Cause, 1<<20)}}, // newEntry caps at 0xffff
+		{"largest ids", []entry{newEntry(0, Symptoms, 1), newEntry(math.MaxUint32-1, Response, 5), newEntry(math.MaxUint32, Tags, 1)}},
+		{"long gaps", []entry{newEntry(127, Symptoms, 127), newEntry(128, Symptoms, 128), newEntry(16511, Cause, 16384), newEntry(1<<28, Symptoms, 2)}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			var a analyzed
+			var scratch []byte
+			a.pack(tc.ents, &scratch)
+			got := a.unpack(nil)
+			if len(got) != len(tc.ents) || int(a.n) != len(tc.ents) {
+				t.Fatalf("%d entries back (n = %d), want %d", len(got), a.n, len(tc.ents))
+			}
+			for i := range got {
+				if got[i] != tc.ents[i] {
+					t.Fatalf("entry %d: %x, want %x", i, got[i], tc.ents[i])
+				}
+			}
+			if !validPacked(a.packed, len(tc.ents), math.MaxUint32) && len(tc.ents) > 0 && tc.ents[len(tc.ents)-1].raw() < math.MaxUint32 {
+				t.Error("valid entries refused")
+			}
+		})
+	}
+	good := packEntries(nil, []entry{newEntry(3, Symptoms, 2), newEntry(3, Tags, 1), newEntry(9, Cause, 300)})
+	if !validPacked(good, 3, 10) {
+		t.Fatal("valid entries refused")
+	}
+	for name, bad := range map[string]struct {
+		b      []byte
+		n      int
+		nterms uint32
+	}{
+		"too few":       {good, 4, 10},
+		"too many":      {good, 2, 10},
+		"truncated":     {good[:len(good)-1], 3, 10},
+		"id too large":  {good, 3, 9},
+		"no count":      {packEntries(nil, []entry{newEntry(1, Cause, 0)}), 1, 10},
+		"endless":       {[]byte{0x80, 0x80, 0x80}, 1, 10},
+		"unsorted view": {[]byte{1, 1<<2 | byte(Cause), 0, 1<<2 | byte(Symptoms)}, 2, 10},
+	} {
+		if validPacked(bad.b, bad.n, bad.nterms) {
+			t.Errorf("%s: accepted", name)
+		}
+	}
+}

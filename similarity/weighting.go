@@ -92,9 +92,11 @@ func (ix *Index) finish() {
 // counts once per term, whatever views the term occurs in.
 func (ix *Index) rawDocFreq() []int32 {
 	rawDF := make([]int32, len(ix.voc.terms))
+	var ents []entry
 	for i := range ix.docs {
 		var last uint32 = math.MaxUint32
-		for _, e := range ix.docs[i].ents {
+		ents = ix.docs[i].unpack(ents[:0])
+		for _, e := range ents {
 			if r := e.raw(); r != last {
 				rawDF[r]++
 				last = r
@@ -154,7 +156,7 @@ func (ix *Index) caseVectors() weighting {
 	}
 	ix.vstart = make([]int, n+1)
 	for i := range ix.docs {
-		ix.vstart[i+1] = ix.vstart[i] + len(ix.docs[i].ents)
+		ix.vstart[i+1] = ix.vstart[i] + int(ix.docs[i].n)
 	}
 	ix.vkey = make([]uint32, ix.vstart[n])
 	wt := weighting{raw: make([]float32, ix.vstart[n]), norms: make([][NumViews]float64, n)}
@@ -174,9 +176,11 @@ func (ix *Index) caseVectors() weighting {
 	}
 	used := make([]int, n)                         // entries kept per case
 	packs := make([][]uint64, par.Workers(n, 256)) // scratch per worker
+	ents := make([][]entry, len(packs))
 	par.For(n, 256, func(w, lo, hi int) {
 		for i := lo; i < hi; i++ {
-			packs[w] = ix.weighDoc(i, tagWeight, wt.raw, &wt.norms[i], packs[w][:0])
+			ents[w] = ix.docs[i].unpack(ents[w][:0])
+			packs[w] = ix.weighDoc(i, ents[w], tagWeight, wt.raw, &wt.norms[i], packs[w][:0])
 			used[i] = len(packs[w])
 		}
 	})
@@ -184,11 +188,10 @@ func (ix *Index) caseVectors() weighting {
 	return wt
 }
 
-// weighDoc writes case i's raw weights into vkey and raw in key order and
-// returns each view's norm in norms.
-func (ix *Index) weighDoc(i int, tagWeight, raw []float32, norms *[NumViews]float64, pack []uint64) []uint64 {
-	d := &ix.docs[i]
-	for _, e := range d.ents {
+// weighDoc writes case i's raw weights (of its entries ents) into vkey and
+// raw in key order and returns each view's norm in norms.
+func (ix *Index) weighDoc(i int, ents []entry, tagWeight, raw []float32, norms *[NumViews]float64, pack []uint64) []uint64 {
+	for _, e := range ents {
 		c := ix.canon[e.raw()] - 1
 		v := e.view()
 		w := float64(ix.idf[c])
@@ -401,6 +404,7 @@ func (ix *Index) saturate(w *weights, avgLen *[textViews]float64) {
 	k1, b := ix.cfg.K1, ix.cfg.B
 	n := len(ix.docs)
 	tfs := make([]map[uint32]int, par.Workers(n, 256)) // scratch per worker
+	ents := make([][]entry, len(tfs))
 	par.For(n, 256, func(wk, lo, hi int) {
 		if tfs[wk] == nil {
 			tfs[wk] = make(map[uint32]int)
@@ -418,7 +422,8 @@ func (ix *Index) saturate(w *weights, avgLen *[textViews]float64) {
 			// The analyzed entries are ordered by raw term, the vector by
 			// canonical key: look each entry's tf up by its key.
 			clear(tf)
-			for _, e := range d.ents {
+			ents[wk] = d.unpack(ents[wk][:0])
+			for _, e := range ents[wk] {
 				if e.view() != Tags {
 					tf[ix.key(ix.canon[e.raw()]-1, e.view())] = e.tf()
 				}
