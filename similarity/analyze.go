@@ -154,24 +154,25 @@ type localVocab struct {
 	seen   []uint32 // scratch: the local ids counted, in first-seen order
 }
 
-// analyzeDocs analyzes docs (the cases at library positions pos[0], pos[1],
-// …, or 0, 1, … when pos is nil) on all cores and interns their terms into
-// voc. The result is the same for any number of cores.
-func analyzeDocs(an *tokenize.Analyzer, voc *vocabulary, docs []Document, pos []int, progress func(int)) []analyzed {
+// analyzeDocs analyzes n documents, doc(0) … doc(n−1) (the cases at
+// library positions pos[0], pos[1], …, or 0, 1, … when pos is nil) on all
+// cores and interns their terms into voc. The result is the same for any
+// number of cores.
+func analyzeDocs(an *tokenize.Analyzer, voc *vocabulary, n int, doc func(i int) *Document, pos []int, progress func(int)) []analyzed {
 	const chunk = 64
-	out := make([]analyzed, len(docs))
-	workers := par.Workers(len(docs), chunk)
+	out := make([]analyzed, n)
+	workers := par.Workers(n, chunk)
 	locals := make([]*localVocab, workers)
 	for w := range locals {
 		locals[w] = &localVocab{vocabulary: vocabulary{ids: make(map[string]uint32)}}
 	}
-	owner := make([]int, (len(docs)+chunk-1)/chunk) // worker that analyzed each chunk
+	owner := make([]int, (n+chunk-1)/chunk) // worker that analyzed each chunk
 	var done, reported atomic.Int64
 	var mu sync.Mutex
 	terms := make([][]tokenize.Term, workers) // scratch per worker
 	ents := make([][]entry, workers)
 	bufs := make([][]byte, workers)
-	par.For(len(docs), chunk, func(w, lo, hi int) {
+	par.For(n, chunk, func(w, lo, hi int) {
 		lv := locals[w]
 		owner[lo/chunk] = w
 		for i := lo; i < hi; i++ {
@@ -179,7 +180,7 @@ func analyzeDocs(an *tokenize.Analyzer, voc *vocabulary, docs []Document, pos []
 			if pos != nil {
 				at = pos[i]
 			}
-			ents[w] = lv.analyze(an, &docs[i], at, &terms[w], &out[i], ents[w][:0])
+			ents[w] = lv.analyze(an, doc(i), at, &terms[w], &out[i], ents[w][:0])
 			slices.Sort(ents[w])
 			out[i].pack(ents[w], &bufs[w])
 		}
@@ -201,7 +202,7 @@ func analyzeDocs(an *tokenize.Analyzer, voc *vocabulary, docs []Document, pos []
 		}
 		maps[w] = m
 	}
-	par.For(len(docs), chunk, func(w, lo, hi int) {
+	par.For(n, chunk, func(w, lo, hi int) {
 		m := maps[owner[lo/chunk]]
 		for i := lo; i < hi; i++ {
 			e := out[i].unpack(ents[w][:0])

@@ -416,6 +416,7 @@ func OpenCache(path string, key [32]byte, docs []Document, cfg Config) (*Index, 
 		unmap(data)
 		return nil, err
 	}
+	ix.keepOwn(docs)
 	ix.finish()
 	return ix, nil
 }

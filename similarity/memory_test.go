@@ -122,3 +122,52 @@ func TestPackedEntries(t *testing.T) {
 		}
 	}
 }
+
+// An index keeps only the documents that are not their case's
+// NewDocument; the others are made again from the case. Either way Reindex
+// tells unchanged documents from changed ones, and explanations quote the
+// text that was indexed.
+func TestOwnDocuments(t *testing.T) {
+	cases := synthLibrary(300, 5)
+	docs := Documents(cases)
+	docs[7].Text[Symptoms] = []string{"zzyzx quorum lost"} // an experiment's document
+	ix, err := Build(docs, DefaultConfig())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(ix.own) != 1 || ix.own[7] == nil || ix.document(7).Text[Symptoms][0] != "zzyzx quorum lost" {
+		t.Fatalf("kept %d documents of their own, want just the changed one", len(ix.own))
+	}
+	docs[7].Text[Symptoms][0] = "changed by the caller afterwards"
+	if ix.document(7).Text[Symptoms][0] != "zzyzx quorum lost" {
+		t.Fatal("the index's document changed with the caller's")
+	}
+	if forms := ix.caseSurfaces(7, map[uint32]bool{ix.canonOf("zzyzx") - 1: true}); forms[ix.canonOf("zzyzx")-1].token != "zzyzx" {
+		t.Fatalf("explanations do not quote the indexed text: %v", forms)
+	}
+	fromCases, err := BuildCases(cases, DefaultConfig())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if fromCases.own != nil {
+		t.Fatal("an index built from cases kept documents")
+	}
+	re, err := fromCases.Reindex(Documents(cases)) // nothing changed
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i := range re.docs {
+		if &re.docs[i].packed[0] != &fromCases.docs[i].packed[0] {
+			t.Fatalf("case %d analyzed again though unchanged", i)
+		}
+	}
+	docs[7].Text[Symptoms][0] = "zzyzx quorum lost"
+	re, err = fromCases.Reindex(docs) // case 7 changed
+	if err != nil {
+		t.Fatal(err)
+	}
+	if &re.docs[7].packed[0] == &fromCases.docs[7].packed[0] || &re.docs[8].packed[0] != &fromCases.docs[8].packed[0] {
+		t.Fatal("Reindex did not tell the changed document from the others")
+	}
+	sameAnswers(t, re, ix)
+}

@@ -35,11 +35,11 @@ func (ix *Index) caseSurfaces(doc int, want map[uint32]bool) map[uint32]caseForm
 			left++
 		}
 	}
-	if left == 0 || doc < 0 || doc >= len(ix.src) {
+	if left == 0 || doc < 0 || doc >= len(ix.cases) {
 		return out
 	}
 	var terms []tokenize.Term
-	d := &ix.src[doc]
+	d := ix.document(doc)
 	for v := range textViews {
 		for _, text := range d.Text[v] {
 			terms = ix.an.AppendTerms(terms[:0], text)
