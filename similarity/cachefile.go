@@ -19,11 +19,12 @@ import (
 // This file keeps an index on disk, so that a command run again on the
 // same library neither tokenizes nor weighs it again. What is kept is what
 // Build derives from the documents' text and tags and the Config: each
-// case's entries and view lengths and the vocabulary (what Reindex and
-// explanations start from), and every weighted array of reweigh — the
-// canonical vocabulary, idf, case vectors, weight sets, profiles, postings
-// and blocks — as flat little-endian arrays, mmapped read-only and used in
-// place. What depends on the cases' other fields (dates, organisations,
+// case's entries (packed, as the index holds them) and view lengths and the
+// vocabulary (what Reindex and explanations start from), and every weighted
+// array of reweigh — the canonical vocabulary, idf, case vectors, the weight
+// sets mw and rw (the second stage's keeps only its norms), profiles,
+// postings and blocks — as flat little-endian arrays, mmapped read-only and
+// used in place. What depends on the cases' other fields (dates, organisations,
 // sources: the date priors, the same-event evidence of dupes) and the tag
 // rules are computed again at open from the loaded cases (finish), so an
 // index opened from the cache is the index Build returns, field by field.
@@ -389,8 +390,9 @@ func align8(n int) int { return (n + 7) &^ 7 }
 // (and saves). Nothing of a file is used unless its header and the
 // checksum of its whole body are right.
 //
-// The file is mapped read-only and the cases' entries are used in place;
-// the mapping lives as long as the process.
+// The file is mapped read-only and the cases' packed entries and the
+// numeric arrays are used in place; the mapping lives as long as the
+// process.
 func OpenCache(path string, key [32]byte, docs []Document, cfg Config) (*Index, error) {
 	if err := cfg.Validate(); err != nil {
 		return nil, err
