@@ -200,6 +200,26 @@ func samplePeak(peak *uint64) (stop func()) {
 	return func() { close(done); wg.Wait() }
 }
 
+// BenchmarkOpenCache opens a saved index, as a warm command does (the
+// documents are made beforehand, as the caller's).
+func BenchmarkOpenCache(b *testing.B) {
+	family(b, func(b *testing.B, c corpus) {
+		ix := c.index(b)
+		docs := Documents(ix.Cases())
+		key := CacheKey(docs, ix.Config(), "bench")
+		path := b.TempDir() + "/index"
+		if err := ix.SaveCache(path, key); err != nil {
+			b.Fatal(err)
+		}
+		b.ResetTimer()
+		for range b.N {
+			if _, err := OpenCache(path, key, docs, ix.Config()); err != nil {
+				b.Fatal(err)
+			}
+		}
+	})
+}
+
 func BenchmarkMatch(b *testing.B) {
 	family(b, func(b *testing.B, c corpus) {
 		ix := c.index(b)

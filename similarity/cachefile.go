@@ -39,7 +39,7 @@ import (
 
 const (
 	cacheMagic  = "CLINDEX\n"
-	cacheFormat = 4
+	cacheFormat = 5
 	headerSize  = 64
 	maxSections = 64
 )
@@ -311,6 +311,7 @@ func (ix *Index) putAnalysis(e *cacheEnc) error {
 	put(e, ends)
 	put(e, counts)
 	put(e, lengths)
+	put(e, ix.ownPositions())
 	put(e, terms)
 	put(e, termEnd)
 	put(e, surface)
@@ -414,11 +415,10 @@ func OpenCache(path string, key [32]byte, docs []Document, cfg Config) (*Index, 
 		unmap(data)
 		return nil, err
 	}
-	if err := ix.restore(secs); err != nil {
+	if err := ix.restore(secs, docs); err != nil {
 		unmap(data)
 		return nil, err
 	}
-	ix.keepOwn(docs)
 	ix.finish()
 	return ix, nil
 }
@@ -469,14 +469,17 @@ func checkCache(data []byte, key [32]byte) ([][]byte, error) {
 
 // restore sets the index's analyzed documents, vocabulary and weighted
 // arrays from the sections of a checked file, checking that they fit
-// together and with the documents.
-func (ix *Index) restore(secs [][]byte) error {
+// together and with the documents. Of docs it keeps those the file says
+// were not their case's NewDocument when built (the key says docs are what
+// was built); the others are made again from their case when needed.
+func (ix *Index) restore(secs [][]byte, docs []Document) error {
 	d := &cacheDec{secs: secs}
 	n := len(ix.docs)
 	packed := take[byte](d)
 	ends := takeLen[int](d, n+1, "case starts")
 	counts := takeLen[int32](d, n, "case entries")
 	lengths := takeLen[int32](d, n*textViews, "case lengths")
+	own := take[int32](d)
 	voc := restoreVocabulary(d)
 	if d.err != nil {
 		return d.err
@@ -494,6 +497,12 @@ func (ix *Index) restore(secs [][]byte) error {
 		a := &ix.docs[i]
 		a.packed, a.n = packed[lo:hi:hi], counts[i]
 		copy(a.length[:], lengths[i*textViews:(i+1)*textViews])
+	}
+	for j, i := range own {
+		if i < 0 || int(i) >= n || j > 0 && i <= own[j-1] {
+			return bad("documents kept")
+		}
+		ix.keepDocument(int(i), docs[i])
 	}
 	ix.voc = voc
 	if err := ix.restoreWeighted(d); err != nil {

@@ -146,15 +146,31 @@ func (ix *Index) keepOwn(docs []Document) {
 	})
 	for i, o := range own {
 		if o {
-			if ix.own == nil {
-				ix.own = make(map[int]*Document)
-			}
-			d := docs[i]
-			d.Text = [textViews][]string{slices.Clone(d.Text[0]), slices.Clone(d.Text[1]), slices.Clone(d.Text[2])}
-			d.Tags = slices.Clone(d.Tags)
-			ix.own[i] = &d
+			ix.keepDocument(i, docs[i])
 		}
 	}
+}
+
+// keepDocument keeps a copy of d as the document at position i.
+func (ix *Index) keepDocument(i int, d Document) {
+	if ix.own == nil {
+		ix.own = make(map[int]*Document)
+	}
+	for v := range d.Text {
+		d.Text[v] = slices.Clone(d.Text[v])
+	}
+	d.Tags = slices.Clone(d.Tags)
+	ix.own[i] = &d
+}
+
+// ownPositions returns the positions of the documents kept, ascending.
+func (ix *Index) ownPositions() []int32 {
+	pos := make([]int32, 0, len(ix.own))
+	for i := range ix.own {
+		pos = append(pos, int32(i))
+	}
+	slices.Sort(pos)
+	return pos
 }
 
 // document returns the document indexed at position i.

@@ -145,6 +145,12 @@ func TestOwnDocuments(t *testing.T) {
 	if forms := ix.caseSurfaces(7, map[uint32]bool{ix.canonOf("zzyzx") - 1: true}); forms[ix.canonOf("zzyzx")-1].token != "zzyzx" {
 		t.Fatalf("explanations do not quote the indexed text: %v", forms)
 	}
+	docs[7].Text[Symptoms][0] = "zzyzx quorum lost"
+	built, opened, _ := saveAndOpen(t, docs, DefaultConfig()) // the cache file keeps which were own
+	if len(opened.own) != 1 {
+		t.Fatalf("the opened index kept %d documents of their own, want 1", len(opened.own))
+	}
+	sameIndex(t, built, opened)
 	fromCases, err := BuildCases(cases, DefaultConfig())
 	if err != nil {
 		t.Fatal(err)
@@ -161,7 +167,6 @@ func TestOwnDocuments(t *testing.T) {
 			t.Fatalf("case %d analyzed again though unchanged", i)
 		}
 	}
-	docs[7].Text[Symptoms][0] = "zzyzx quorum lost"
 	re, err = fromCases.Reindex(docs) // case 7 changed
 	if err != nil {
 		t.Fatal(err)
