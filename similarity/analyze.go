@@ -102,12 +102,32 @@ func validPacked(b []byte, n int, nterms uint32) bool {
 	return len(b) == 0
 }
 
-// pack sets a's entries to ents (sorted), packed into an array of their
-// own, exactly as long as needed; scratch is reused between calls.
-func (a *analyzed) pack(ents []entry, scratch *[]byte) {
-	*scratch = packEntries((*scratch)[:0], ents)
-	a.packed = slices.Clone(*scratch)
+// packer packs the entries of the cases of one chunk into one array for
+// the chunk, exactly as long as needed: one allocation per chunk rather than
+// per case, so that the many small arrays an index keeps for its life are
+// not strewn among the garbage of analysis. It is reused between chunks.
+type packer struct {
+	buf  []byte
+	ends []int
+}
+
+// add packs the sorted entries ents of the next case, a.
+func (p *packer) add(a *analyzed, ents []entry) {
+	p.buf = packEntries(p.buf, ents)
+	p.ends = append(p.ends, len(p.buf))
 	a.n = int32(len(ents))
+}
+
+// finish gives the cases added since the last finish, as, their packed
+// entries.
+func (p *packer) finish(as []analyzed) {
+	all := slices.Clone(p.buf)
+	at := 0
+	for i, end := range p.ends {
+		as[i].packed = all[at:end:end]
+		at = end
+	}
+	p.buf, p.ends = p.buf[:0], p.ends[:0]
 }
 
 // vocabulary maps term strings to raw ids. Raw ids are never reused; the
@@ -171,7 +191,7 @@ func analyzeDocs(an *tokenize.Analyzer, voc *vocabulary, n int, doc func(i int) 
 	var mu sync.Mutex
 	terms := make([][]tokenize.Term, workers) // scratch per worker
 	ents := make([][]entry, workers)
-	bufs := make([][]byte, workers)
+	packs := make([]packer, workers)
 	par.For(n, chunk, func(w, lo, hi int) {
 		lv := locals[w]
 		owner[lo/chunk] = w
@@ -182,8 +202,9 @@ func analyzeDocs(an *tokenize.Analyzer, voc *vocabulary, n int, doc func(i int) 
 			}
 			ents[w] = lv.analyze(an, doc(i), at, &terms[w], &out[i], ents[w][:0])
 			slices.Sort(ents[w])
-			out[i].pack(ents[w], &bufs[w])
+			packs[w].add(&out[i], ents[w])
 		}
+		packs[w].finish(out[lo:hi])
 		if n := done.Add(int64(hi - lo)); progress != nil && n-reported.Load() >= 512 {
 			mu.Lock()
 			if n > reported.Load() {
@@ -210,9 +231,10 @@ func analyzeDocs(an *tokenize.Analyzer, voc *vocabulary, n int, doc func(i int) 
 				e[j] = newEntry(m[x.raw()], x.view(), x.tf())
 			}
 			slices.Sort(e)
-			out[i].pack(e, &bufs[w])
+			packs[w].add(&out[i], e)
 			ents[w] = e
 		}
+		packs[w].finish(out[lo:hi])
 	})
 	return out
 }

@@ -83,9 +83,16 @@ func TestPackedEntries(t *testing.T) {
 		{"long gaps", []entry{newEntry(127, Symptoms, 127), newEntry(128, Symptoms, 128), newEntry(16511, Cause, 16384), newEntry(1<<28, Symptoms, 2)}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			var a analyzed
-			var scratch []byte
-			a.pack(tc.ents, &scratch)
+			var p packer
+			as := make([]analyzed, 3)
+			p.add(&as[0], []entry{newEntry(1, Tags, 1)}) // neighbours in the chunk's array
+			p.add(&as[1], tc.ents)
+			p.add(&as[2], []entry{newEntry(2, Cause, 3)})
+			p.finish(as)
+			a := as[1]
+			if len(as[0].unpack(nil)) != 1 || len(as[2].unpack(nil)) != 1 || cap(a.packed) != len(a.packed) {
+				t.Fatal("a case's packed entries run into its neighbours'")
+			}
 			got := a.unpack(nil)
 			if len(got) != len(tc.ents) || int(a.n) != len(tc.ents) {
 				t.Fatalf("%d entries back (n = %d), want %d", len(got), a.n, len(tc.ents))
