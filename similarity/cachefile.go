@@ -10,6 +10,7 @@ import (
 	"math"
 	"os"
 	"path/filepath"
+	"sync/atomic"
 	"unsafe"
 
 	"github.com/caselink/caselink/similarity/par"
@@ -489,14 +490,21 @@ func (ix *Index) restore(secs [][]byte, docs []Document) error {
 		return bad("case entries")
 	}
 	nterms := uint32(len(voc.terms))
-	for i := range n {
-		lo, hi := ends[i], ends[i+1]
-		if lo > hi || !validPacked(packed[lo:hi], int(counts[i]), nterms) {
-			return bad("case entries")
+	var broken atomic.Bool
+	par.For(n, 1024, func(_, from, to int) { // decoding every entry to check it: on all cores
+		for i := from; i < to; i++ {
+			lo, hi := ends[i], ends[i+1]
+			if lo > hi || hi > len(packed) || !validPacked(packed[lo:hi], int(counts[i]), nterms) {
+				broken.Store(true)
+				return
+			}
+			a := &ix.docs[i]
+			a.packed, a.n = packed[lo:hi:hi], counts[i]
+			copy(a.length[:], lengths[i*textViews:(i+1)*textViews])
 		}
-		a := &ix.docs[i]
-		a.packed, a.n = packed[lo:hi:hi], counts[i]
-		copy(a.length[:], lengths[i*textViews:(i+1)*textViews])
+	})
+	if broken.Load() {
+		return bad("case entries")
 	}
 	for j, i := range own {
 		if i < 0 || int(i) >= n || j > 0 && i <= own[j-1] {
