@@ -1,6 +1,7 @@
 package similarity
 
 import (
+	"encoding/binary"
 	"slices"
 	"strings"
 	"sync"
@@ -34,10 +35,99 @@ func (e entry) tf() int     { return int(e & 0xffff) }
 // analyzed is what the index remembers of one case between rebuilds: its
 // terms per view with their counts, and the length of each text view in
 // terms. Re-weighting (when idf changes) starts from here, so no case is
-// tokenized twice.
+// tokenized twice. The entries are kept packed (packEntries: about 3 bytes
+// an entry instead of 8), since the index holds them for as long as it
+// lives; unpack reads them back.
 type analyzed struct {
-	ents   []entry // sorted
+	packed []byte // the entries, sorted, packed
+	n      int32  // number of entries
 	length [textViews]int32
+}
+
+// Entries are packed as, per entry, two unsigned varints: the raw term id
+// less the previous entry's (entries are sorted, so never negative), then
+// tf<<2 | view. Two bits hold every view.
+const _ = uint(4 - NumViews)
+
+// packEntries appends the sorted entries ents to dst, packed.
+func packEntries(dst []byte, ents []entry) []byte {
+	var last uint32
+	for _, e := range ents {
+		dst = binary.AppendUvarint(dst, uint64(e.raw()-last))
+		dst = binary.AppendUvarint(dst, uint64(e.tf())<<2|uint64(e.view()))
+		last = e.raw()
+	}
+	return dst
+}
+
+// unpack appends the case's entries to dst.
+func (a *analyzed) unpack(dst []entry) []entry {
+	b := a.packed
+	var raw uint32
+	for len(b) > 0 {
+		d, n := binary.Uvarint(b)
+		x, m := binary.Uvarint(b[n:])
+		b = b[n+m:]
+		raw += uint32(d)
+		dst = append(dst, newEntry(raw, View(x&3), int(x>>2)))
+	}
+	return dst
+}
+
+// validPacked reports whether b is exactly n packed entries of raw ids
+// below nterms, sorted, with known views and counts in range (what a cache
+// file's bytes must be before unpack may read them).
+func validPacked(b []byte, n int, nterms uint32) bool {
+	var raw uint64
+	last := -1
+	for ; n > 0; n-- {
+		d, k := binary.Uvarint(b)
+		if k <= 0 {
+			return false
+		}
+		x, m := binary.Uvarint(b[k:])
+		if m <= 0 || x&3 >= uint64(NumViews) || x>>2 == 0 || x>>2 > 0xffff {
+			return false
+		}
+		b = b[k+m:]
+		if raw += d; raw >= uint64(nterms) {
+			return false
+		}
+		e := int(raw<<2 | x&3)
+		if e < last {
+			return false
+		}
+		last = e
+	}
+	return len(b) == 0
+}
+
+// packer packs the entries of the cases of one chunk into one array for
+// the chunk, exactly as long as needed: one allocation per chunk rather than
+// per case, so that the many small arrays an index keeps for its life are
+// not strewn among the garbage of analysis. It is reused between chunks.
+type packer struct {
+	buf  []byte
+	ends []int
+}
+
+// add packs the sorted entries ents of the next case, a.
+func (p *packer) add(a *analyzed, ents []entry) {
+	p.buf = packEntries(p.buf, ents)
+	p.ends = append(p.ends, len(p.buf))
+	a.n = int32(len(ents))
+}
+
+// finish gives the cases added since the last finish, as, their packed
+// entries.
+func (p *packer) finish(as []analyzed) {
+	all := slices.Clone(p.buf)
+	at := 0
+	for i, end := range p.ends {
+		as[i].packed = all[at:end:end]
+		at = end
+	}
+	p.buf, p.ends = p.buf[:0], p.ends[:0]
 }
 
 // vocabulary maps term strings to raw ids. Raw ids are never reused; the
@@ -84,22 +174,25 @@ type localVocab struct {
 	seen   []uint32 // scratch: the local ids counted, in first-seen order
 }
 
-// analyzeDocs analyzes docs (the cases at library positions pos[0], pos[1],
-// …, or 0, 1, … when pos is nil) on all cores and interns their terms into
-// voc. The result is the same for any number of cores.
-func analyzeDocs(an *tokenize.Analyzer, voc *vocabulary, docs []Document, pos []int, progress func(int)) []analyzed {
+// analyzeDocs analyzes n documents, doc(0) … doc(n−1) (the cases at
+// library positions pos[0], pos[1], …, or 0, 1, … when pos is nil) on all
+// cores and interns their terms into voc. The result is the same for any
+// number of cores.
+func analyzeDocs(an *tokenize.Analyzer, voc *vocabulary, n int, doc func(i int) *Document, pos []int, progress func(int)) []analyzed {
 	const chunk = 64
-	out := make([]analyzed, len(docs))
-	workers := par.Workers(len(docs), chunk)
+	out := make([]analyzed, n)
+	workers := par.Workers(n, chunk)
 	locals := make([]*localVocab, workers)
 	for w := range locals {
 		locals[w] = &localVocab{vocabulary: vocabulary{ids: make(map[string]uint32)}}
 	}
-	owner := make([]int, (len(docs)+chunk-1)/chunk) // worker that analyzed each chunk
+	owner := make([]int, (n+chunk-1)/chunk) // worker that analyzed each chunk
 	var done, reported atomic.Int64
 	var mu sync.Mutex
 	terms := make([][]tokenize.Term, workers) // scratch per worker
-	par.For(len(docs), chunk, func(w, lo, hi int) {
+	ents := make([][]entry, workers)
+	packs := make([]packer, workers)
+	par.For(n, chunk, func(w, lo, hi int) {
 		lv := locals[w]
 		owner[lo/chunk] = w
 		for i := lo; i < hi; i++ {
@@ -107,8 +200,11 @@ func analyzeDocs(an *tokenize.Analyzer, voc *vocabulary, docs []Document, pos []
 			if pos != nil {
 				at = pos[i]
 			}
-			out[i] = lv.analyze(an, &docs[i], at, &terms[w])
+			ents[w] = lv.analyze(an, doc(i), at, &terms[w], &out[i], ents[w][:0])
+			slices.Sort(ents[w])
+			packs[w].add(&out[i], ents[w])
 		}
+		packs[w].finish(out[lo:hi])
 		if n := done.Add(int64(hi - lo)); progress != nil && n-reported.Load() >= 512 {
 			mu.Lock()
 			if n > reported.Load() {
@@ -127,22 +223,25 @@ func analyzeDocs(an *tokenize.Analyzer, voc *vocabulary, docs []Document, pos []
 		}
 		maps[w] = m
 	}
-	par.For(len(docs), chunk, func(_, lo, hi int) {
+	par.For(n, chunk, func(w, lo, hi int) {
 		m := maps[owner[lo/chunk]]
 		for i := lo; i < hi; i++ {
-			ents := out[i].ents
-			for j, e := range ents {
-				ents[j] = newEntry(m[e.raw()], e.view(), e.tf())
+			e := out[i].unpack(ents[w][:0])
+			for j, x := range e {
+				e[j] = newEntry(m[x.raw()], x.view(), x.tf())
 			}
-			slices.Sort(ents)
+			slices.Sort(e)
+			packs[w].add(&out[i], e)
+			ents[w] = e
 		}
+		packs[w].finish(out[lo:hi])
 	})
 	return out
 }
 
-// analyze turns one document into entries with ids of this local vocabulary.
-func (lv *localVocab) analyze(an *tokenize.Analyzer, d *Document, doc int, scratch *[]tokenize.Term) analyzed {
-	var a analyzed
+// analyze appends one document's entries, with ids of this local
+// vocabulary, to ents and sets the lengths of its views in a.
+func (lv *localVocab) analyze(an *tokenize.Analyzer, d *Document, doc int, scratch *[]tokenize.Term, a *analyzed, ents []entry) []entry {
 	for v := range textViews {
 		n := 0
 		for _, text := range d.Text[v] {
@@ -162,13 +261,13 @@ func (lv *localVocab) analyze(an *tokenize.Analyzer, d *Document, doc int, scrat
 		}
 		a.length[v] = int32(n)
 		for _, id := range lv.seen {
-			a.ents = append(a.ents, newEntry(id, View(v), int(lv.counts[id])))
+			ents = append(ents, newEntry(id, View(v), int(lv.counts[id])))
 			lv.counts[id] = 0
 		}
 		lv.seen = lv.seen[:0]
 	}
 	for _, tag := range d.Tags {
-		a.ents = append(a.ents, newEntry(lv.intern(tagPrefix+tag, tag, doc), Tags, 1))
+		ents = append(ents, newEntry(lv.intern(tagPrefix+tag, tag, doc), Tags, 1))
 	}
-	return a
+	return ents
 }

@@ -3,9 +3,12 @@ package similarity
 import (
 	"fmt"
 	"os"
+	"runtime"
+	"runtime/metrics"
 	"strings"
 	"sync"
 	"testing"
+	"time"
 
 	"github.com/caselink/caselink/eval/sharedtest"
 	"github.com/caselink/caselink/similarity/caselib"
@@ -134,6 +137,86 @@ func BenchmarkBuild(b *testing.B) {
 			}
 		}
 		b.ReportMetric(float64(len(docs)), "cases")
+	})
+}
+
+// BenchmarkIndexMemory reports what an index holds: the heap it keeps
+// once built (index-MB; the cases it indexes are not counted), that per
+// posting (B/posting), and the most heap in use while building, cases
+// included (peak-MB, sampled every few milliseconds). Compare sizes: the
+// bytes per posting should not grow with the library.
+func BenchmarkIndexMemory(b *testing.B) {
+	family(b, func(b *testing.B, c corpus) {
+		cases := c.cases(b)
+		before := liveHeap()
+		var ix *Index
+		var peak uint64
+		b.ResetTimer()
+		for range b.N {
+			ix = nil
+			stop := samplePeak(&peak)
+			var err error
+			if ix, err = BuildCases(cases, DefaultConfig()); err != nil {
+				b.Fatal(err)
+			}
+			stop()
+		}
+		b.StopTimer()
+		kept := float64(liveHeap()) - float64(before)
+		b.ReportMetric(kept/(1<<20), "index-MB")
+		b.ReportMetric(kept/float64(ix.Postings()), "B/posting")
+		b.ReportMetric(float64(peak)/(1<<20), "peak-MB")
+		runtime.KeepAlive(ix)
+	})
+}
+
+// liveHeap returns the bytes of heap objects still reachable.
+func liveHeap() uint64 {
+	runtime.GC()
+	runtime.GC() // the first may leave finalized objects for the second
+	var m runtime.MemStats
+	runtime.ReadMemStats(&m)
+	return m.HeapAlloc
+}
+
+// samplePeak records the largest heap in use into peak until stopped.
+func samplePeak(peak *uint64) (stop func()) {
+	done := make(chan struct{})
+	var wg sync.WaitGroup
+	wg.Add(1)
+	go func() {
+		defer wg.Done()
+		s := []metrics.Sample{{Name: "/memory/classes/heap/objects:bytes"}}
+		for {
+			metrics.Read(s)
+			*peak = max(*peak, s[0].Value.Uint64())
+			select {
+			case <-done:
+				return
+			case <-time.After(2 * time.Millisecond):
+			}
+		}
+	}()
+	return func() { close(done); wg.Wait() }
+}
+
+// BenchmarkOpenCache opens a saved index, as a warm command does (the
+// documents are made beforehand, as the caller's).
+func BenchmarkOpenCache(b *testing.B) {
+	family(b, func(b *testing.B, c corpus) {
+		ix := c.index(b)
+		docs := Documents(ix.Cases())
+		key := CacheKey(docs, ix.Config(), "bench")
+		path := b.TempDir() + "/index"
+		if err := ix.SaveCache(path, key); err != nil {
+			b.Fatal(err)
+		}
+		b.ResetTimer()
+		for range b.N {
+			if _, err := OpenCache(path, key, docs, ix.Config()); err != nil {
+				b.Fatal(err)
+			}
+		}
 	})
 }
 

@@ -10,6 +10,7 @@ import (
 	"math"
 	"os"
 	"path/filepath"
+	"sync/atomic"
 	"unsafe"
 
 	"github.com/caselink/caselink/similarity/caselib"
@@ -20,11 +21,12 @@ import (
 // This file keeps an index on disk, so that a command run again on the
 // same library neither tokenizes nor weighs it again. What is kept is what
 // Build derives from the documents' text and tags and the Config: each
-// case's entries and view lengths and the vocabulary (what Reindex and
-// explanations start from), and every weighted array of reweigh — the
-// canonical vocabulary, idf, case vectors, weight sets, profiles, postings
-// and blocks — as flat little-endian arrays, mmapped read-only and used in
-// place. What depends on the cases' other fields (dates, organisations,
+// case's entries (packed, as the index holds them) and view lengths and the
+// vocabulary (what Reindex and explanations start from), and every weighted
+// array of reweigh — the canonical vocabulary, idf, case vectors, the weight
+// sets mw and rw (the second stage's keeps only its norms), profiles,
+// postings and blocks — as flat little-endian arrays, mmapped read-only and
+// used in place. What depends on the cases' other fields (dates, organisations,
 // sources: the date priors, the same-event evidence of dupes) and the tag
 // rules are computed again at open from the loaded cases (finish), so an
 // index opened from the cache is the index Build returns, field by field.
@@ -39,7 +41,7 @@ import (
 
 const (
 	cacheMagic  = "CLINDEX\n"
-	cacheFormat = 3
+	cacheFormat = 6
 	headerSize  = 64
 	maxSections = 64
 )
@@ -306,20 +308,22 @@ func takeLen[T number](d *cacheDec, n int, what string) []T {
 // putAnalysis adds the analyzed cases and the vocabulary.
 func (ix *Index) putAnalysis(e *cacheEnc) error {
 	n := len(ix.docs)
-	total := 0
+	size := 0
 	for i := range ix.docs {
-		total += len(ix.docs[i].ents)
+		size += len(ix.docs[i].packed)
 	}
 	voc := ix.voc
-	if total > math.MaxUint32 || len(voc.terms) > math.MaxUint32 {
+	if len(voc.terms) > math.MaxUint32 {
 		return errors.New("library too large for the cache format")
 	}
-	ents := make([]entry, 0, total)
-	entStart := make([]uint32, 1, n+1)
+	packed := make([]byte, 0, size)
+	ends := make([]int, 1, n+1)
+	counts := make([]int32, 0, n)
 	lengths := make([]int32, 0, n*textViews)
 	for i := range ix.docs {
-		ents = append(ents, ix.docs[i].ents...)
-		entStart = append(entStart, uint32(len(ents)))
+		packed = append(packed, ix.docs[i].packed...)
+		ends = append(ends, len(packed))
+		counts = append(counts, ix.docs[i].n)
 		lengths = append(lengths, ix.docs[i].length[:]...)
 	}
 	terms, termEnd, err := packStrings(voc.terms)
@@ -334,9 +338,11 @@ func (ix *Index) putAnalysis(e *cacheEnc) error {
 	for i, d := range voc.firstDoc {
 		firstDoc[i] = int32(d)
 	}
-	put(e, ents)
-	put(e, entStart)
+	put(e, packed)
+	put(e, ends)
+	put(e, counts)
 	put(e, lengths)
+	put(e, ix.ownPositions())
 	put(e, terms)
 	put(e, termEnd)
 	put(e, surface)
@@ -346,8 +352,9 @@ func (ix *Index) putAnalysis(e *cacheEnc) error {
 }
 
 // putWeighted adds what reweigh computes from the analysis alone. The
-// weight sets are mw, rw and, when the second stage of match has its own,
-// exp.w (rel.w is always rw).
+// weight sets are mw and rw (rel.w is always rw); when the second stage of
+// match has its own, exp.w keeps only its norms (its weights are rw's text
+// and mw's tags).
 func (ix *Index) putWeighted(e *cacheEnc) {
 	ownExp := ix.exp != ix.rel
 	misc := append(ix.pasteViews[:0:0], ix.pasteViews[:]...)
@@ -383,7 +390,7 @@ func (ix *Index) putWeighted(e *cacheEnc) {
 	putWeights(ix.rw)
 	putProfile(ix.rel)
 	if ownExp {
-		putWeights(ix.exp.w)
+		put(e, ix.exp.w.vnorm) // its weights are rw's and mw's
 		putProfile(ix.exp)
 	}
 }
@@ -415,15 +422,16 @@ func align8(n int) int { return (n + 7) &^ 7 }
 // (and saves). Nothing of a file is used unless its header and the
 // checksum of its whole body are right.
 //
-// The file is mapped read-only and the cases' entries are used in place;
-// the mapping lives as long as the process.
+// The file is mapped read-only and the cases' packed entries and the
+// numeric arrays are used in place; the mapping lives as long as the
+// process.
 func OpenCache(path string, key [32]byte, docs []Document, cfg Config) (*Index, error) {
-	return openCache(path, key, cfg, func(ix *Index) error { return ix.setDocuments(docs) })
+	return openCache(path, key, cfg, docs, func(ix *Index) error { return ix.setDocuments(docs) })
 }
 
 // openCache maps and checks the file, then restores an index set up by
-// setup (its documents, or its lazy cases).
-func openCache(path string, key [32]byte, cfg Config, setup func(ix *Index) error) (*Index, error) {
+// setup (its documents, or its lazy cases: docs is then nil).
+func openCache(path string, key [32]byte, cfg Config, docs []Document, setup func(ix *Index) error) (*Index, error) {
 	if err := cfg.Validate(); err != nil {
 		return nil, err
 	}
@@ -444,7 +452,7 @@ func openCache(path string, key [32]byte, cfg Config, setup func(ix *Index) erro
 		unmap(data)
 		return nil, err
 	}
-	if err := ix.restore(secs); err != nil {
+	if err := ix.restore(secs, docs); err != nil {
 		unmap(data)
 		return nil, err
 	}
@@ -498,45 +506,62 @@ func checkCache(data []byte, key [32]byte) ([][]byte, error) {
 
 // restore sets the index's analyzed documents, vocabulary and weighted
 // arrays from the sections of a checked file, checking that they fit
-// together and with the documents.
-func (ix *Index) restore(secs [][]byte) error {
+// together and with the documents. Of docs it keeps those the file says
+// were not their case's NewDocument when built (the key says docs are what
+// was built); the others are made again from their case when needed.
+func (ix *Index) restore(secs [][]byte, docs []Document) error {
 	d := &cacheDec{secs: secs}
-	ents := take[entry](d)
-	var entStart []uint32
+	packed := take[byte](d)
+	var ends []int
 	if ix.docs == nil { // opened without documents: the file says how many
-		entStart = take[uint32](d)
-		if d.err == nil && len(entStart) == 0 {
+		ends = take[int](d)
+		if d.err == nil && len(ends) == 0 {
 			d.err = fmt.Errorf("%w: no case starts", ErrCacheCorrupt)
 		}
-		ix.docs = make([]analyzed, max(len(entStart)-1, 0))
+		ix.docs = make([]analyzed, max(len(ends)-1, 0))
 		ix.cases = make([]*caselib.Case, len(ix.docs))
 	} else {
-		entStart = takeLen[uint32](d, len(ix.docs)+1, "case starts")
+		ends = takeLen[int](d, len(ix.docs)+1, "case starts")
 	}
 	n := len(ix.docs)
+	counts := takeLen[int32](d, n, "case entries")
 	lengths := takeLen[int32](d, n*textViews, "case lengths")
+	own := take[int32](d)
 	voc := restoreVocabulary(d)
 	if d.err != nil {
 		return d.err
 	}
 	bad := func(what string) error { return fmt.Errorf("%w: %s", ErrCacheCorrupt, what) }
-	if entStart[0] != 0 || int(entStart[n]) != len(ents) {
+	if ends[0] != 0 || ends[n] != len(packed) {
 		return bad("case entries")
 	}
 	nterms := uint32(len(voc.terms))
-	for i := range n {
-		lo, hi := entStart[i], entStart[i+1]
-		if lo > hi {
-			return bad("case entries")
-		}
-		a := &ix.docs[i]
-		a.ents = ents[lo:hi:hi]
-		copy(a.length[:], lengths[i*textViews:(i+1)*textViews])
-		for _, e := range a.ents {
-			if e.raw() >= nterms || int(e.view()) >= NumViews {
-				return bad("term id")
+	var broken atomic.Bool
+	par.For(n, 1024, func(_, from, to int) { // decoding every entry to check it: on all cores
+		for i := from; i < to; i++ {
+			lo, hi := ends[i], ends[i+1]
+			if lo > hi || hi > len(packed) || !validPacked(packed[lo:hi], int(counts[i]), nterms) {
+				broken.Store(true)
+				return
 			}
+			a := &ix.docs[i]
+			a.packed, a.n = packed[lo:hi:hi], counts[i]
+			copy(a.length[:], lengths[i*textViews:(i+1)*textViews])
 		}
+	})
+	if broken.Load() {
+		return bad("case entries")
+	}
+	if len(own) > 0 && docs == nil {
+		// Kept documents are a caller's own (not made from the cases):
+		// an index of them is opened with them.
+		return fmt.Errorf("%w: the index was built from documents of its own, which opening without the cases cannot give", ErrCacheStale)
+	}
+	for j, i := range own {
+		if i < 0 || int(i) >= n || j > 0 && i <= own[j-1] {
+			return bad("documents kept")
+		}
+		ix.keepDocument(int(i), docs[i])
 	}
 	ix.voc = voc
 	if err := ix.restoreWeighted(d); err != nil {
@@ -595,7 +620,7 @@ func (ix *Index) restoreWeighted(d *cacheDec) error {
 	ix.rel = takeProfile(misc[NumViews:2*NumViews], ix.rw)
 	ix.exp = ix.rel
 	if ownExp {
-		w := takeWeights()
+		w := &weights{vnorm: takeLen[float32](d, n, "norms"), text: ix.rw, tags: ix.mw}
 		ix.exp = takeProfile(misc[2*NumViews:3*NumViews], w)
 	}
 	if d.err == nil && len(ix.mw.bmax) != nblocks {

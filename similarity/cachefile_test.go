@@ -411,10 +411,29 @@ func TestCacheLazyRoundTrip(t *testing.T) {
 // A case that cannot be read, or reads as another, is reported by CaseErr
 // (the caller then builds afresh), and Case still returns its id.
 func TestCacheLazyReportsUnreadCases(t *testing.T) {
-	docs := cacheDocs(t)
+	lib, err := caselib.LoadSeeds()
+	if err != nil {
+		t.Fatal(err)
+	}
+	cases := lib.Cases
+	for r := 1; r <= 2; r++ {
+		for _, c := range lib.Cases {
+			v := *c
+			v.ID = fmt.Sprintf("%s-v%d", c.ID, r)
+			cases = append(cases, &v)
+		}
+	}
+	docs := Documents(cases)
 	cfg := DefaultConfig()
 	_, _, path := saveAndOpen(t, docs, cfg)
 	key := CacheKey(docs, cfg, "test")
+	// An index of documents that are not their cases' own cannot be
+	// opened from the cases alone.
+	own := cacheDocs(t)
+	_, _, ownPath := saveAndOpen(t, own, cfg)
+	if _, err := OpenCacheLazy(ownPath, CacheKey(own, cfg, "test"), cfg, nil); !errors.Is(err, ErrCacheStale) {
+		t.Errorf("documents of their own, opened lazily: %v", err)
+	}
 	for name, load := range map[string]func(int) (*caselib.Case, error){
 		"error":     func(int) (*caselib.Case, error) { return nil, caselib.ErrChanged },
 		"other id":  func(i int) (*caselib.Case, error) { return docs[(i+1)%len(docs)].Case, nil },

@@ -113,6 +113,13 @@
 // screen the touched cases through the filter and the date prior, complete
 // the candidates, and rescore the winners exactly.
 //
+// Memory: an index holds one float32 per case entry and one per posting for
+// each of two weight sets (pastes' and relate's; the second stage of match
+// reads relate's text weights and the pastes' tag weights, which are the
+// same numbers), the analyzed entries packed (about 2 bytes each), and no
+// copy of the documents it was built from unless they differ from their
+// cases' (see Index.document). Figures are in eval/README.md.
+//
 // Weighting (idf, tf-idf, the pivot, tag kinds and lift, BM25 saturation,
 // the view profiles) lives in weighting.go and taglift.go; the one
 // merge-join of a query with a case vector, shared by scores and

@@ -700,7 +700,7 @@ func (e EventEvidence) Why() []string {
 // first saw elsewhere.
 func (ix *Index) caseWords(i int) map[uint32]string {
 	words := make(map[uint32]string)
-	for _, frags := range ix.src[i].Text {
+	for _, frags := range ix.document(i).Text {
 		for _, f := range frags {
 			for _, t := range ix.an.Analyze(f) {
 				if c := ix.canonOf(t.Text); c != 0 {

@@ -159,10 +159,10 @@ func (ix *Index) addShared(ex *Explanation, q []qterm, doc int, prof *profile, f
 	if prof != nil {
 		f *= float64(prof.scale[doc])
 	}
-	vals := ix.weightsFor(prof).vval
+	wt := ix.weightsFor(prof)
 	ix.shared(q, doc, func(i, j int) {
 		k := ix.vkey[j]
-		c := float64(q[i].w) * float64(vals[j]) * f
+		c := float64(q[i].w) * float64(wt.at(k, j)) * f
 		t := ix.voc.terms[ix.craw[keyTerm(k)]]
 		quiet := whyFiller[t] || strings.HasPrefix(t, "<")
 		// labelParts names the term afterwards, in the case's words.

@@ -6,6 +6,7 @@ import (
 	"sync"
 
 	"github.com/caselink/caselink/similarity/caselib"
+	"github.com/caselink/caselink/similarity/par"
 	"github.com/caselink/caselink/tokenize"
 )
 
@@ -23,13 +24,16 @@ type Index struct {
 	voc      *vocabulary
 
 	cases []*caselib.Case
-	src   []Document // what was indexed, for Reindex to tell changed documents
-	docs  []analyzed
-	ids   []string // each case's id
-	byID  map[string]int
+	// own holds the documents that are not their case's NewDocument (a
+	// caller's experiment), by position; the others are made again from
+	// their case when needed (see document), not kept for the index's life.
+	own  map[int]*Document
+	docs []analyzed
+	ids  []string // each case's id
+	byID map[string]int
 	// lazy, for an index opened without its cases (OpenCacheLazy, lazy.go),
-	// reads them when asked for; cases and src are then not filled, and
-	// byID is built on the first Lookup.
+	// reads them when asked for; cases are then not filled, and byID is
+	// built on the first Lookup.
 	lazy     *lazyCases
 	byIDOnce sync.Once
 
@@ -86,9 +90,23 @@ func Build(docs []Document, cfg Config) (*Index, error) {
 	return BuildProgress(docs, cfg, nil)
 }
 
-// BuildCases indexes cases with cfg: Build of their [Documents].
+// BuildCases indexes cases with cfg: Build of their [Documents], each made
+// as it is analyzed, so that the documents of the whole library are never
+// held at once.
 func BuildCases(cases []*caselib.Case, cfg Config) (*Index, error) {
-	return Build(Documents(cases), cfg)
+	if err := cfg.Validate(); err != nil {
+		return nil, err
+	}
+	ix := &Index{cfg: cfg, an: tokenize.New(cfg.Analyzer), voc: newVocabulary()}
+	if err := ix.setCases(cases); err != nil {
+		return nil, err
+	}
+	ix.docs = analyzeDocs(ix.an, ix.voc, len(cases), func(i int) *Document {
+		d := NewDocument(cases[i])
+		return &d
+	}, nil, nil)
+	ix.reweigh()
+	return ix, nil
 }
 
 // BuildProgress is Build that calls progress, when not nil, now and then
@@ -102,29 +120,88 @@ func BuildProgress(docs []Document, cfg Config, progress func(done int)) (*Index
 	if err := ix.setDocuments(docs); err != nil {
 		return nil, err
 	}
-	ix.docs = analyzeDocs(ix.an, ix.voc, docs, nil, progress)
+	ix.docs = analyzeDocs(ix.an, ix.voc, len(docs), func(i int) *Document { return &docs[i] }, nil, progress)
+	ix.keepOwn(docs)
 	ix.reweigh()
 	return ix, nil
 }
 
-// setDocuments sets the index's documents, cases and ids, checking that
+// setDocuments sets the index's cases and ids from docs, checking that
 // every document has a case and that ids are unique.
 func (ix *Index) setDocuments(docs []Document) error {
-	ix.src = slices.Clone(docs)
-	ix.cases = make([]*caselib.Case, len(docs))
-	ix.docs = make([]analyzed, len(docs))
-	ix.byID = make(map[string]int, len(docs))
-	ix.ids = make([]string, len(docs))
+	cases := make([]*caselib.Case, len(docs))
 	for i, d := range docs {
-		c := d.Case
-		if c == nil {
+		if d.Case == nil {
 			return fmt.Errorf("document %d has no case", i)
+		}
+		cases[i] = d.Case
+	}
+	return ix.setCases(cases)
+}
+
+// keepOwn keeps a copy of the documents of docs that are not their case's
+// NewDocument: what was indexed, for Reindex to tell changed documents and
+// for explanations to quote.
+func (ix *Index) keepOwn(docs []Document) {
+	own := make([]bool, len(docs))
+	par.For(len(docs), 256, func(_, lo, hi int) {
+		for i := lo; i < hi; i++ {
+			nd := NewDocument(docs[i].Case)
+			own[i] = !sameContent(&nd, &docs[i])
+		}
+	})
+	for i, o := range own {
+		if o {
+			ix.keepDocument(i, docs[i])
+		}
+	}
+}
+
+// keepDocument keeps a copy of d as the document at position i.
+func (ix *Index) keepDocument(i int, d Document) {
+	if ix.own == nil {
+		ix.own = make(map[int]*Document)
+	}
+	for v := range d.Text {
+		d.Text[v] = slices.Clone(d.Text[v])
+	}
+	d.Tags = slices.Clone(d.Tags)
+	ix.own[i] = &d
+}
+
+// ownPositions returns the positions of the documents kept, ascending.
+func (ix *Index) ownPositions() []int32 {
+	pos := make([]int32, 0, len(ix.own))
+	for i := range ix.own {
+		pos = append(pos, int32(i))
+	}
+	slices.Sort(pos)
+	return pos
+}
+
+// document returns the document indexed at position i.
+func (ix *Index) document(i int) *Document {
+	if d, ok := ix.own[i]; ok {
+		return d
+	}
+	d := NewDocument(ix.Case(i))
+	return &d
+}
+
+// setCases sets the index's cases and ids, checking that ids are unique.
+func (ix *Index) setCases(cases []*caselib.Case) error {
+	ix.cases = slices.Clone(cases)
+	ix.docs = make([]analyzed, len(cases))
+	ix.byID = make(map[string]int, len(cases))
+	ix.ids = make([]string, len(cases))
+	for i, c := range cases {
+		if c == nil {
+			return fmt.Errorf("case %d is nil", i)
 		}
 		if j, dup := ix.byID[c.ID]; dup {
 			return fmt.Errorf("case id %q appears twice (%s and %s)", c.ID, locString(ix.cases[j]), locString(c))
 		}
 		ix.byID[c.ID] = i
-		ix.cases[i] = c
 		ix.ids[i] = c.ID
 	}
 	return nil
@@ -215,7 +292,9 @@ func (ix *Index) invert(ws ...*weights) {
 	for _, w := range ws {
 		if !slices.Contains(todo, w) {
 			todo = append(todo, w)
-			w.pval = make([]float32, total)
+			if len(w.pval) != total {
+				w.pval = make([]float32, total)
+			}
 			w.pmax = make([]float32, nkeys)
 		}
 	}

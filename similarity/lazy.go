@@ -82,7 +82,7 @@ func takeStrings(d *cacheDec, n int, what string) strTable {
 // holding only the fields the file keeps. Errors are those of OpenCache.
 // Reindex of such an index builds afresh; Dupes reads every case.
 func OpenCacheLazy(path string, key [32]byte, cfg Config, load func(i int) (*caselib.Case, error)) (*Index, error) {
-	return openCache(path, key, cfg, func(ix *Index) error {
+	return openCache(path, key, cfg, nil, func(ix *Index) error {
 		ix.lazy = &lazyCases{load: load, got: map[int]*caselib.Case{}}
 		return nil
 	})
@@ -151,18 +151,7 @@ func (ix *Index) fillCases() {
 	}
 	ix.lazy.once.Do(func() {
 		ix.cases = ix.lazy.all(ix)
-		ix.src = Documents(ix.cases)
 	})
-}
-
-// document returns the document of the case at doc: as indexed, or, for
-// an index opened without its cases, made again from the case.
-func (ix *Index) document(doc int) *Document {
-	if ix.lazy != nil {
-		d := NewDocument(ix.Case(doc))
-		return &d
-	}
-	return &ix.src[doc]
 }
 
 // Keeps reports whether the case at position i passes f (f.Keep of the

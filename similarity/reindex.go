@@ -31,16 +31,17 @@ func (ix *Index) Reindex(docs []Document) (*Index, error) {
 	var fresh []Document
 	var slots []int // position in nx of each fresh document
 	for i, d := range docs {
-		if j, ok := ix.byID[d.Case.ID]; ok && sameContent(&ix.src[j], &d) {
+		if j, ok := ix.byID[d.Case.ID]; ok && sameContent(ix.document(j), &d) {
 			nx.docs[i] = ix.docs[j] // read-only from here on, so shared
 			continue
 		}
 		fresh = append(fresh, d)
 		slots = append(slots, i)
 	}
-	for i, a := range analyzeDocs(nx.an, nx.voc, fresh, slots, nil) {
+	for i, a := range analyzeDocs(nx.an, nx.voc, len(fresh), func(i int) *Document { return &fresh[i] }, slots, nil) {
 		nx.docs[slots[i]] = a
 	}
+	nx.keepOwn(docs)
 	nx.reweigh()
 	return nx, nil
 }

@@ -63,7 +63,7 @@ func TestReindexEqualsBuild(t *testing.T) {
 	// Unchanged documents kept their analysis; changed and new ones did not.
 	for i, c := range re.Cases() {
 		j, had := ix.Lookup(c.ID)
-		reused := had && len(re.docs[i].ents) > 0 && &re.docs[i].ents[0] == &ix.docs[j].ents[0]
+		reused := had && len(re.docs[i].packed) > 0 && &re.docs[i].packed[0] == &ix.docs[j].packed[0]
 		if wantReuse := had && c.ID != changed.ID; reused != wantReuse {
 			t.Errorf("case %s: analysis reused %v, want %v", c.ID, reused, wantReuse)
 		}

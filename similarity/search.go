@@ -204,7 +204,7 @@ func (p *pass) accumulate(s *search) {
 		}
 		p.left -= hi - lo
 		w := t.w
-		docs, vals := ix.pdoc[lo:hi], p.wt.pval[lo:hi]
+		docs, vals := ix.pdoc[lo:hi], p.wt.postings(t.key)[lo:hi]
 		for j, d := range docs {
 			if acc[d] == 0 {
 				touched = append(touched, d)
@@ -301,7 +301,7 @@ func (p *pass) completeByPostings(s *search) {
 	for _, t := range p.order[p.cut:] {
 		lo, hi := ix.span(t.key, s)
 		w := t.w
-		docs, vals := ix.pdoc[lo:hi], p.wt.pval[lo:hi]
+		docs, vals := ix.pdoc[lo:hi], p.wt.postings(t.key)[lo:hi]
 		for j, d := range docs {
 			if mark[d] {
 				acc[d] += w * vals[j]
@@ -491,7 +491,7 @@ func (ix *Index) shared(q []qterm, doc int, f func(i, j int)) {
 // dot is the inner product of a key-sorted query with case doc's vector.
 func (ix *Index) dot(q []qterm, doc int, wt *weights) float64 {
 	var s float64
-	ix.shared(q, doc, func(i, j int) { s += float64(q[i].w) * float64(wt.vval[j]) })
+	ix.shared(q, doc, func(i, j int) { s += float64(q[i].w) * float64(wt.at(q[i].key, j)) })
 	return s
 }
 
@@ -499,8 +499,20 @@ func (ix *Index) dot(q []qterm, doc int, wt *weights) float64 {
 // held densely by key.
 func (ix *Index) dotDense(q []float32, doc int, wt *weights) float64 {
 	lo, hi := ix.vstart[doc], ix.vstart[doc+1]
-	keys, vals := ix.vkey[lo:hi], wt.vval[lo:hi]
+	keys := ix.vkey[lo:hi]
 	var s float32
+	if wt.text != nil {
+		text, tags := wt.text.vval[lo:hi], wt.tags.vval[lo:hi]
+		for j, k := range keys {
+			x := text[j]
+			if keyView(k) == Tags {
+				x = tags[j]
+			}
+			s += q[k] * x
+		}
+		return float64(s)
+	}
+	vals := wt.vval[lo:hi]
 	for j, k := range keys {
 		s += q[k] * vals[j]
 	}
@@ -528,7 +540,7 @@ func (ix *Index) caseQuery(doc int, p *profile, dst []qterm) []qterm {
 		if w == 0 {
 			continue
 		}
-		dst = append(dst, qterm{key: k, w: float32(w * float64(p.w.vval[j]) * f)})
+		dst = append(dst, qterm{key: k, w: float32(w * float64(p.w.at(k, j)) * f)})
 	}
 	return dst
 }

@@ -50,13 +50,16 @@ const (
 // views are the case-to-case view weights; the neighbours are found with
 // the text views alone. It returns nil when the library has no text views
 // to measure with or too few cases.
-func (ix *Index) tagLift(wt *weighting, views [NumViews]float64) []float32 {
+//
+// It also returns the weight set it searched with, whose arrays the caller
+// may reuse (nil with a nil lift).
+func (ix *Index) tagLift(wt *weighting, views [NumViews]float64) ([]float32, *weights) {
 	n := len(ix.docs)
 	views[Tags] = 0
 	if views = normalized(views); views == ([NumViews]float64{}) || n < 3 {
-		return nil
+		return nil, nil
 	}
-	textW := ix.normalize(wt.raw, wt.norms, ix.cfg.Pivot)
+	textW := ix.normalize(&tagView{raw: wt.raw, norms: wt.norms}, ix.cfg.Pivot, nil)
 	ix.invert(textW)
 	prof := newProfile(views, tagView{norms: wt.norms}, textW)
 	prof.maxScaled(ix)
@@ -73,7 +76,7 @@ func (ix *Index) tagLift(wt *weighting, views [NumViews]float64) []float32 {
 		}
 	})
 	hits, expect := ix.coNeighbours(sample, found)
-	return ix.liftFactors(hits, expect)
+	return ix.liftFactors(hits, expect), textW
 }
 
 // liftCases returns the cases whose text neighbours tagLift looks up, in

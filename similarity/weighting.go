@@ -35,23 +35,39 @@ func (ix *Index) reweigh() {
 	wt := ix.caseVectors()
 	views := ix.shrinkText(ix.cfg.Views)
 	var lift []float32
+	var spare *weights // arrays of the same sizes, no longer needed
 	if ix.cfg.TagLift {
-		lift = ix.tagLift(&wt, views)
+		lift, spare = ix.tagLift(&wt, views)
+	}
+	var reuse []float32
+	if spare != nil {
+		reuse = spare.vval
 	}
 	rel := ix.tagged(&wt, ix.cfg.TagKinds, lift)
-	ix.rw = ix.normalize(rel.raw, rel.norms, ix.cfg.Pivot)
+	ix.rw = ix.normalize(&rel, ix.cfg.Pivot, reuse)
 	ix.rel = newProfile(views, rel, ix.rw)
 	ix.exp = ix.rel
-	if ix.cfg.ExpandTagKinds != ix.cfg.TagKinds {
-		exp := ix.tagged(&wt, ix.cfg.ExpandTagKinds, lift)
-		ix.exp = newProfile(views, exp, ix.normalize(exp.raw, exp.norms, ix.cfg.Pivot))
-	}
 	// Pastes: the tags as the second stage weighs them, the text by
 	// saturated term frequency.
-	ix.mw = &weights{vval: slices.Clone(ix.exp.w.vval), vnorm: make([]float32, len(ix.docs))}
-	ix.saturate(ix.mw, &wt.avgLen)
+	if ix.cfg.ExpandTagKinds != ix.cfg.TagKinds {
+		exp := ix.tagged(&wt, ix.cfg.ExpandTagKinds, lift)
+		ix.mw = ix.normalize(&exp, ix.cfg.Pivot, nil)
+		// The second stage's text weights are rw's and its tag weights
+		// mw's, bit for bit (the same raw weights and view norms go into
+		// them): it keeps only its norms and reads theirs.
+		ix.exp = newProfile(views, exp, &weights{vnorm: ix.mw.vnorm, text: ix.rw, tags: ix.mw})
+		ix.mw.vnorm = make([]float32, len(ix.docs)) // saturate's
+	} else {
+		ix.mw = &weights{vval: slices.Clone(ix.rw.vval), vnorm: make([]float32, len(ix.docs))}
+	}
+	avgLen := wt.avgLen
+	wt = weighting{} // the raw weights are no longer needed
+	ix.saturate(ix.mw, &avgLen)
 	ix.pasteViews = ix.shrinkText(ix.cfg.Query)
-	ix.invert(ix.mw, ix.rw, ix.exp.w)
+	if spare != nil {
+		ix.rw.pval = spare.pval // filled again by invert
+	}
+	ix.invert(ix.mw, ix.rw)
 	ix.buildBlocks()
 	ix.mw.bmax = ix.blockMax(ix.mw.pval)
 	ix.rel.maxScaled(ix)
@@ -78,9 +94,11 @@ func (ix *Index) finish() {
 // counts once per term, whatever views the term occurs in.
 func (ix *Index) rawDocFreq() []int32 {
 	rawDF := make([]int32, len(ix.voc.terms))
+	var ents []entry
 	for i := range ix.docs {
 		var last uint32 = math.MaxUint32
-		for _, e := range ix.docs[i].ents {
+		ents = ix.docs[i].unpack(ents[:0])
+		for _, e := range ents {
 			if r := e.raw(); r != last {
 				rawDF[r]++
 				last = r
@@ -140,7 +158,7 @@ func (ix *Index) caseVectors() weighting {
 	}
 	ix.vstart = make([]int, n+1)
 	for i := range ix.docs {
-		ix.vstart[i+1] = ix.vstart[i] + len(ix.docs[i].ents)
+		ix.vstart[i+1] = ix.vstart[i] + int(ix.docs[i].n)
 	}
 	ix.vkey = make([]uint32, ix.vstart[n])
 	wt := weighting{raw: make([]float32, ix.vstart[n]), norms: make([][NumViews]float64, n)}
@@ -160,9 +178,11 @@ func (ix *Index) caseVectors() weighting {
 	}
 	used := make([]int, n)                         // entries kept per case
 	packs := make([][]uint64, par.Workers(n, 256)) // scratch per worker
+	ents := make([][]entry, len(packs))
 	par.For(n, 256, func(w, lo, hi int) {
 		for i := lo; i < hi; i++ {
-			packs[w] = ix.weighDoc(i, tagWeight, wt.raw, &wt.norms[i], packs[w][:0])
+			ents[w] = ix.docs[i].unpack(ents[w][:0])
+			packs[w] = ix.weighDoc(i, ents[w], tagWeight, wt.raw, &wt.norms[i], packs[w][:0])
 			used[i] = len(packs[w])
 		}
 	})
@@ -170,11 +190,10 @@ func (ix *Index) caseVectors() weighting {
 	return wt
 }
 
-// weighDoc writes case i's raw weights into vkey and raw in key order and
-// returns each view's norm in norms.
-func (ix *Index) weighDoc(i int, tagWeight, raw []float32, norms *[NumViews]float64, pack []uint64) []uint64 {
-	d := &ix.docs[i]
-	for _, e := range d.ents {
+// weighDoc writes case i's raw weights (of its entries ents) into vkey and
+// raw in key order and returns each view's norm in norms.
+func (ix *Index) weighDoc(i int, ents []entry, tagWeight, raw []float32, norms *[NumViews]float64, pack []uint64) []uint64 {
+	for _, e := range ents {
 		c := ix.canon[e.raw()] - 1
 		v := e.view()
 		w := float64(ix.idf[c])
@@ -218,13 +237,30 @@ func (ix *Index) compactVectors(used []int, raw []float32) []float32 {
 }
 
 // tagView is one weighting of the tags, ready to normalize: raw weights
-// with the tags reweighed, the norms that divide them and, per case, the
-// squared length of its tag part once divided (its fill, 1 unless lift
-// shrank its tags; nil means 1 for every case).
+// (shared, never copied) with, for tags, a factor per canonical term and
+// the lift to apply when they are read (see raw), the norms that divide
+// them and, per case, the squared length of its tag part once divided (its
+// fill, 1 unless lift shrank its tags; nil means 1 for every case).
 type tagView struct {
-	raw   []float32
-	norms [][NumViews]float64
-	fill  []float32
+	raw    []float32
+	factor []float64 // per canonical term; nil: the raw tag weights as they are
+	lift   []float32 // per canonical term; nil: none
+	norms  [][NumViews]float64
+	fill   []float32
+}
+
+// at returns the weight of vector entry j, whose key is k: its raw weight,
+// a tag's times its factor and lift, rounded to float32 as a stored weight
+// would be (so every set normalized from it is what a copy would give).
+func (tv *tagView) at(k uint32, j int) float32 {
+	if tv.factor == nil || keyView(k) != Tags {
+		return tv.raw[j]
+	}
+	x := float64(tv.raw[j]) * tv.factor[keyTerm(k)]
+	if tv.lift != nil {
+		x *= float64(tv.lift[keyTerm(k)])
+	}
+	return float32(x)
 }
 
 // tagged returns the raw weights of wt with each tag weighed by kinds
@@ -244,7 +280,7 @@ func (ix *Index) tagged(wt *weighting, kinds [NumTagKinds]float64, lift []float3
 			factor[c] = max(kinds[k], 1e-6) / ix.cfg.TagKinds[k]
 		}
 	}
-	tv := tagView{raw: slices.Clone(wt.raw), norms: slices.Clone(wt.norms), fill: make([]float32, len(wt.norms))}
+	tv := tagView{raw: wt.raw, factor: factor, lift: lift, norms: slices.Clone(wt.norms), fill: make([]float32, len(wt.norms))}
 	for i := range tv.norms {
 		var n2, l2 float64
 		for j := ix.vstart[i]; j < ix.vstart[i+1]; j++ {
@@ -255,7 +291,6 @@ func (ix *Index) tagged(wt *weighting, kinds [NumTagKinds]float64, lift []float3
 					x *= float64(lift[keyTerm(k)])
 				}
 				l2 += x * x
-				tv.raw[j] = float32(x)
 			}
 		}
 		tv.norms[i][Tags] = math.Sqrt(n2)
@@ -269,18 +304,54 @@ func (ix *Index) tagged(wt *weighting, kinds [NumTagKinds]float64, lift []float3
 // weights are the case vectors' weights under one length normalization:
 // per case entry (aligned with vkey), per posting (aligned with pdoc), each
 // case's norm and each key's largest posting weight (for pruning bounds).
+//
+// A set whose text weights are another set's and whose tag weights are a
+// third's (the second stage of match: rw's text, mw's tags) holds only its
+// norms, with text and tags pointing at the two sets; read its weights
+// through postings and at.
 type weights struct {
 	vval  []float32
 	pval  []float32
 	vnorm []float32
 	pmax  []float32
 	bmax  []float32 // per block of postings, the largest of pval (pastes' weights only)
+
+	text, tags *weights // a shared set's sources; nil for a set of its own
+}
+
+// postings returns the weights of key k's postings, indexed like pdoc
+// (slice it with pstart[k]:pstart[k+1]). A key's postings are all of one
+// view, so a shared set is resolved once per key, not per posting.
+func (w *weights) postings(k uint32) []float32 {
+	if w.text == nil {
+		return w.pval
+	}
+	if keyView(k) == Tags {
+		return w.tags.pval
+	}
+	return w.text.pval
+}
+
+// at returns the weight of case vector entry j, whose key is k.
+func (w *weights) at(k uint32, j int) float32 {
+	if w.text == nil {
+		return w.vval[j]
+	}
+	if keyView(k) == Tags {
+		return w.tags.vval[j]
+	}
+	return w.text.vval[j]
 }
 
 // normalize divides each view of each case's raw weights by
 // max(‖x‖, s·p + (1−s)·‖x‖), where ‖x‖ is the view's norm in norms and p
 // the view's mean norm over the library (the pivot).
-func (ix *Index) normalize(raw []float32, norms [][NumViews]float64, s float64) *weights {
+//
+// The weights are written into vval when it has room for them (an array of
+// a set no longer needed: no second copy is held while it is filled), else
+// into a new array.
+func (ix *Index) normalize(tv *tagView, s float64, vval []float32) *weights {
+	norms := tv.norms
 	var pivot [NumViews]float64
 	var count [NumViews]int
 	for i := range norms {
@@ -297,7 +368,10 @@ func (ix *Index) normalize(raw []float32, norms [][NumViews]float64, s float64) 
 		}
 	}
 	n := len(ix.docs)
-	w := &weights{vval: make([]float32, len(raw)), vnorm: make([]float32, n)}
+	if len(vval) != len(tv.raw) {
+		vval = make([]float32, len(tv.raw))
+	}
+	w := &weights{vval: vval, vnorm: make([]float32, n)}
 	par.For(n, 256, func(_, lo, hi int) {
 		for i := lo; i < hi; i++ {
 			var div [NumViews]float64
@@ -308,7 +382,8 @@ func (ix *Index) normalize(raw []float32, norms [][NumViews]float64, s float64) 
 			}
 			var n2 float64
 			for j := ix.vstart[i]; j < ix.vstart[i+1]; j++ {
-				x := float32(float64(raw[j]) / div[keyView(ix.vkey[j])])
+				k := ix.vkey[j]
+				x := float32(float64(tv.at(k, j)) / div[keyView(k)])
 				w.vval[j] = x
 				n2 += float64(x) * float64(x)
 			}
@@ -331,6 +406,7 @@ func (ix *Index) saturate(w *weights, avgLen *[textViews]float64) {
 	k1, b := ix.cfg.K1, ix.cfg.B
 	n := len(ix.docs)
 	tfs := make([]map[uint32]int, par.Workers(n, 256)) // scratch per worker
+	ents := make([][]entry, len(tfs))
 	par.For(n, 256, func(wk, lo, hi int) {
 		if tfs[wk] == nil {
 			tfs[wk] = make(map[uint32]int)
@@ -348,7 +424,8 @@ func (ix *Index) saturate(w *weights, avgLen *[textViews]float64) {
 			// The analyzed entries are ordered by raw term, the vector by
 			// canonical key: look each entry's tf up by its key.
 			clear(tf)
-			for _, e := range d.ents {
+			ents[wk] = d.unpack(ents[wk][:0])
+			for _, e := range ents[wk] {
 				if e.view() != Tags {
 					tf[ix.key(ix.canon[e.raw()]-1, e.view())] = e.tf()
 				}
@@ -421,8 +498,9 @@ func newProfile(w [NumViews]float64, tv tagView, wt *weights) *profile {
 func (p *profile) maxScaled(ix *Index) {
 	p.pmax = make([]float32, len(ix.pstart)-1)
 	for k := range p.pmax {
+		vals := p.w.postings(uint32(k))
 		for j := ix.pstart[k]; j < ix.pstart[k+1]; j++ {
-			p.pmax[k] = max(p.pmax[k], p.w.pval[j]*p.scale[ix.pdoc[j]])
+			p.pmax[k] = max(p.pmax[k], vals[j]*p.scale[ix.pdoc[j]])
 		}
 	}
 }
