@@ -91,14 +91,27 @@ func CacheKeyOf(sum [32]byte, cfg Config, salt string) [32]byte {
 // are hashed in fixed parts on all cores, the parts' sums then hashed in
 // order, so the sum does not depend on the number of cores.
 func DocsSum(docs []Document) [32]byte {
-	const part = 4096
-	sums := make([][32]byte, (len(docs)+part-1)/part)
-	par.For(len(docs), part, func(_, lo, hi int) {
-		sums[lo/part] = hashDocs(docs[lo:hi])
+	return docsSum(len(docs), func(lo, hi int) [32]byte { return hashDocs(docs[lo:hi]) })
+}
+
+// CasesSum is DocsSum of the cases' [Documents], each part's documents
+// made as it is hashed, so that the library's documents are never all
+// held at once.
+func CasesSum(cases []*caselib.Case) [32]byte {
+	return docsSum(len(cases), func(lo, hi int) [32]byte { return hashDocs(Documents(cases[lo:hi])) })
+}
+
+// docsSum hashes n documents in fixed parts on all cores (part(lo, hi)
+// hashes documents lo to hi), then the parts' sums in order.
+func docsSum(n int, part func(lo, hi int) [32]byte) [32]byte {
+	const size = 4096
+	sums := make([][32]byte, (n+size-1)/size)
+	par.For(n, size, func(_, lo, hi int) {
+		sums[lo/size] = part(lo, hi)
 	})
 	h := sha256.New()
 	var buf [8]byte
-	binary.LittleEndian.PutUint64(buf[:], uint64(len(docs)))
+	binary.LittleEndian.PutUint64(buf[:], uint64(n))
 	h.Write(buf[:])
 	for _, s := range sums {
 		h.Write(s[:])
@@ -109,7 +122,7 @@ func DocsSum(docs []Document) [32]byte {
 }
 
 // hashDocs returns a SHA-256 of the case ids, text and tags of docs, each
-// string preceded by its length.
+// string length-prefixed.
 func hashDocs(docs []Document) [32]byte {
 	h := sha256.New()
 	var buf [8]byte
@@ -427,6 +440,12 @@ func align8(n int) int { return (n + 7) &^ 7 }
 // process.
 func OpenCache(path string, key [32]byte, docs []Document, cfg Config) (*Index, error) {
 	return openCache(path, key, cfg, docs, func(ix *Index) error { return ix.setDocuments(docs) })
+}
+
+// OpenCacheCases is OpenCache of the cases' [Documents] (what [BuildCases]
+// indexes), without making them.
+func OpenCacheCases(path string, key [32]byte, cases []*caselib.Case, cfg Config) (*Index, error) {
+	return openCache(path, key, cfg, nil, func(ix *Index) error { return ix.setCases(cases) })
 }
 
 // openCache maps and checks the file, then restores an index set up by

@@ -465,3 +465,59 @@ func TestCacheLazyReportsUnreadCases(t *testing.T) {
 		t.Errorf("another key: %v", err)
 	}
 }
+
+// TestCacheOfCases checks that what the CLI uses to key and open a file
+// without making the library's documents (CasesSum, OpenCacheCases) keys
+// and opens the same index as the documents do.
+func TestCacheOfCases(t *testing.T) {
+	lib, err := caselib.LoadSeeds()
+	if err != nil {
+		t.Fatal(err)
+	}
+	cases := lib.Cases
+	for r := 1; r <= 1100; r++ { // more than one hashing part of 4,096
+		for _, c := range lib.Cases {
+			v := *c
+			v.ID = fmt.Sprintf("%s-v%d", c.ID, r)
+			cases = append(cases, &v)
+		}
+	}
+	docs := Documents(cases)
+	if CasesSum(cases) != DocsSum(docs) {
+		t.Fatal("CasesSum differs from DocsSum of the cases' documents")
+	}
+	if CasesSum(cases[1:]) == DocsSum(docs) {
+		t.Fatal("CasesSum does not see a case removed")
+	}
+	cfg := DefaultConfig()
+	built, err := BuildCases(cases, cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	path := filepath.Join(t.TempDir(), "cases.idx")
+	key := CacheKeyOf(CasesSum(cases), cfg, "test")
+	if err := built.SaveCache(path, key); err != nil {
+		t.Fatal(err)
+	}
+	opened, err := OpenCacheCases(path, key, cases, cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, i := range []int{0, 3, len(cases) / 2, len(cases) - 1} {
+		want := built.Related(i, 10, 0)
+		got := opened.Related(i, 10, 0)
+		if !reflect.DeepEqual(got, want) {
+			t.Errorf("case %d: related of the opened index %v, of the built one %v", i, got, want)
+		}
+	}
+	// A file of documents of their own cannot be opened for the cases.
+	own := cacheDocs(t)
+	_, _, ownPath := saveAndOpen(t, own, cfg)
+	ownCases := make([]*caselib.Case, len(own))
+	for i := range own {
+		ownCases[i] = own[i].Case
+	}
+	if _, err := OpenCacheCases(ownPath, CacheKey(own, cfg, "test"), ownCases, cfg); !errors.Is(err, ErrCacheStale) {
+		t.Errorf("documents of their own, opened for their cases: %v", err)
+	}
+}

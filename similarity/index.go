@@ -94,6 +94,12 @@ func Build(docs []Document, cfg Config) (*Index, error) {
 // as it is analyzed, so that the documents of the whole library are never
 // held at once.
 func BuildCases(cases []*caselib.Case, cfg Config) (*Index, error) {
+	return BuildCasesProgress(cases, cfg, nil)
+}
+
+// BuildCasesProgress is [BuildCases] that reports progress as
+// [BuildProgress] does.
+func BuildCasesProgress(cases []*caselib.Case, cfg Config, progress func(done int)) (*Index, error) {
 	if err := cfg.Validate(); err != nil {
 		return nil, err
 	}
@@ -104,7 +110,7 @@ func BuildCases(cases []*caselib.Case, cfg Config) (*Index, error) {
 	ix.docs = analyzeDocs(ix.an, ix.voc, len(cases), func(i int) *Document {
 		d := NewDocument(cases[i])
 		return &d
-	}, nil, nil)
+	}, nil, progress)
 	ix.reweigh()
 	return ix, nil
 }

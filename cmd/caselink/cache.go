@@ -112,13 +112,33 @@ type cached struct {
 	sum     [32]byte
 }
 
-// cachedIndex returns the index of docs with cfg: from the library's cache
+// cacheable is what cachedIndex indexes: the sum its cache file is keyed by,
+// how to open that file for it, and how to build it afresh.
+type cacheable struct {
+	sum   func() [32]byte
+	open  func(path string, key [32]byte) (*similarity.Index, error)
+	build func() (*similarity.Index, error)
+}
+
+// casesLibrary indexes cases as their Documents, never holding those of
+// the whole library at once (build shows progress).
+func casesLibrary(cases []*caselib.Case, cfg similarity.Config, build func() (*similarity.Index, error)) cacheable {
+	return cacheable{
+		sum: func() [32]byte { return similarity.CasesSum(cases) },
+		open: func(path string, key [32]byte) (*similarity.Index, error) {
+			return similarity.OpenCacheCases(path, key, cases, cfg)
+		},
+		build: build,
+	}
+}
+
+// cachedIndex returns the index of lib with cfg: from the library's cache
 // file when one with the right key is there, else built (with progress)
 // and saved for next time. With off, or no cache file for the library, it
 // only builds. A file that cannot be used or saved is never an error: the
 // index is built, and saveErr says why the file was not written.
-func cachedIndex(paths []string, docs []similarity.Document, cfg similarity.Config, off bool,
-	build func() (*similarity.Index, error)) (cached, error) {
+func cachedIndex(paths []string, lib cacheable, cfg similarity.Config, off bool) (cached, error) {
+	build := lib.build
 	var r cached
 	if !off {
 		r.path = cacheFile(paths)
@@ -128,9 +148,9 @@ func cachedIndex(paths []string, docs []similarity.Document, cfg similarity.Conf
 		r.ix = ix
 		return r, err
 	}
-	r.sum = similarity.DocsSum(docs)
+	r.sum = lib.sum()
 	key := similarity.CacheKeyOf(r.sum, cfg, cacheSalt)
-	if ix, err := similarity.OpenCache(r.path, key, docs, cfg); err == nil {
+	if ix, err := lib.open(r.path, key); err == nil {
 		r.ix, r.state = ix, cacheUsed
 		return r, nil
 	}
@@ -169,8 +189,7 @@ func (e *env) indexed(c *cli.Context, cfg similarity.Config) (*caselib.Library, 
 	if err != nil {
 		return nil, cached{}, err
 	}
-	docs := similarity.Documents(lib.Cases)
-	r, err := cachedIndex(o.paths, docs, cfg, off, e.builder(docs, cfg))
+	r, err := cachedIndex(o.paths, casesLibrary(lib.Cases, cfg, e.builder(lib.Cases, cfg)), cfg, off)
 	if err != nil {
 		return nil, r, err
 	}
@@ -193,7 +212,13 @@ func stampOptionsOf(c *cli.Context) (stampOptions, error) {
 // its cache file, like the CLI's, unless off.
 func cachedBuild(paths []string, off bool) func([]similarity.Document, similarity.Config) (*similarity.Index, error) {
 	return func(docs []similarity.Document, cfg similarity.Config) (*similarity.Index, error) {
-		r, err := cachedIndex(paths, docs, cfg, off, func() (*similarity.Index, error) { return similarity.Build(docs, cfg) })
+		r, err := cachedIndex(paths, cacheable{
+			sum: func() [32]byte { return similarity.DocsSum(docs) },
+			open: func(path string, key [32]byte) (*similarity.Index, error) {
+				return similarity.OpenCache(path, key, docs, cfg)
+			},
+			build: func() (*similarity.Index, error) { return similarity.Build(docs, cfg) },
+		}, cfg, off)
 		if r.ix == nil {
 			return nil, err
 		}
@@ -201,11 +226,11 @@ func cachedBuild(paths []string, off bool) func([]similarity.Document, similarit
 	}
 }
 
-// builder returns a fresh build of docs with cfg, showing progress.
-func (e *env) builder(docs []similarity.Document, cfg similarity.Config) func() (*similarity.Index, error) {
+// builder returns a fresh build of cases with cfg, showing progress.
+func (e *env) builder(cases []*caselib.Case, cfg similarity.Config) func() (*similarity.Index, error) {
 	return func() (*similarity.Index, error) {
-		p := e.newProgress("indexing", len(docs))
-		ix, err := similarity.BuildProgress(docs, cfg, p.update)
+		p := e.newProgress("indexing", len(cases))
+		ix, err := similarity.BuildCasesProgress(cases, cfg, p.update)
 		if err != nil {
 			return nil, usageError{err}
 		}
