@@ -69,6 +69,10 @@ type search struct {
 	// from, to restrict the search to the cases at positions [from, to);
 	// to == 0 means all cases. Searches of disjoint ranges run in parallel.
 	from, to int
+	// bar, when above minScore, is a lower bound of the k-th best score
+	// known before the search starts (relate's, from pairs already scored):
+	// the search starts with it as its bar.
+	bar float64
 }
 
 // span returns the part of key k's postings that falls in the search's range
@@ -173,7 +177,7 @@ func (p *pass) orderTerms(s *search) {
 		lo, hi := ix.span(order[i].key, s)
 		p.left += hi - lo
 	}
-	p.order, p.rem, p.cut, p.theta = order, rem, len(order), s.minScore
+	p.order, p.rem, p.cut, p.theta = order, rem, len(order), max(s.minScore, s.bar)
 }
 
 // accumulate adds the terms' postings into the accumulator, in order, until
