@@ -207,16 +207,37 @@ func (p *pass) accumulate(s *search) {
 			}
 		}
 		p.left -= hi - lo
-		w := t.w
-		docs, vals := ix.pdoc[lo:hi], p.wt.pval[lo:hi]
-		for j, d := range docs {
-			if acc[d] == 0 {
-				touched = append(touched, d)
-			}
-			acc[d] += w * vals[j]
-		}
+		touched = addPostings(acc, touched, ix.pdoc[lo:hi], p.wt.pval[lo:hi], t.w)
 	}
 	p.touched = touched
+}
+
+// addPostings adds w times each posting's weight to its case's sum in acc
+// and appends the cases it touches first to touched. The first touch is
+// counted without a branch: whether a case was touched before is a coin
+// toss the processor mispredicts, once per posting.
+func addPostings(acc []float32, touched, docs []uint32, vals []float32, w float32) []uint32 {
+	n := len(touched)
+	touched = slices.Grow(touched, len(docs))[:n+len(docs)]
+	buf := touched[n:]
+	vals = vals[:len(docs)]
+	m := 0
+	for j, d := range docs {
+		a := acc[d]
+		buf[m] = d
+		m += b2i(a == 0)
+		acc[d] = a + w*vals[j]
+	}
+	return touched[:n+m]
+}
+
+// b2i is 1 for true, 0 for false, compiled without a branch.
+func b2i(b bool) int {
+	var i int
+	if b {
+		i = 1
+	}
+	return i
 }
 
 // screen passes each touched case through the search's filter and scales
@@ -242,7 +263,7 @@ func (p *pass) screen(s *search) {
 		// before the factor misses it after: it is dropped before the filter
 		// and the prior are looked up (random reads, most of the cost of a
 		// screen in relate).
-		if a >= 0 && (all && a*f < p.theta-slack || !all && a*f+p.tailBound(d, f) < p.theta-slack) {
+		if a >= 0 && (all && a*f < p.theta-slack || !all && p.misses(a*f, d, f)) {
 			continue
 		}
 		if s.accept != nil && !s.accept(doc) {
@@ -282,6 +303,15 @@ func (p *pass) prepareTail() {
 	for _, t := range tail {
 		sc.dense[t.key] = t.w
 	}
+}
+
+// misses reports whether case d, of partial scaled sum x and scale f,
+// cannot reach the bar: x+tailBound(d, f) < bar, tested on the sum of the
+// tail's bounds first, which needs no read of the case's norm (rounding is
+// monotone, so the answer is the same either way).
+func (p *pass) misses(x float64, d uint32, f float64) bool {
+	bar := p.theta - slack
+	return x+p.rem[p.cut] < bar || x+p.tailNorm*float64(p.wt.vnorm[d])*f < bar
 }
 
 // tailBound is the most the tail can add to case d's scaled sum: the sum of
