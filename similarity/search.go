@@ -141,7 +141,7 @@ type pass struct {
 	sc *scorer
 	wt *weights
 
-	order []qterm   // the query's terms, largest upper bound first
+	order []qterm   // the query's terms, in the order orderTerms reads them
 	rem   []float64 // rem[i] bounds what the terms order[i:] can add to a score
 	left  int       // postings in the search's range not yet read
 	cut   int       // order[:cut] are accumulated for every case; order[cut:] is the tail
@@ -155,7 +155,8 @@ type pass struct {
 }
 
 // orderTerms sorts the query's terms by their upper bound (weight × largest
-// posting), largest first, ties by key, and sums the bounds of each suffix.
+// posting; for a case-to-case search, per posting), largest first, ties by
+// key, and sums the bounds of each suffix.
 func (p *pass) orderTerms(s *search) {
 	ix := p.ix
 	maxw := p.wt.pmax
@@ -164,8 +165,17 @@ func (p *pass) orderTerms(s *search) {
 	}
 	order := append(p.sc.order[:0], s.q...)
 	ub := func(t qterm) float64 { return float64(t.w) * float64(maxw[t.key]) }
+	key := ub
+	if s.prof != nil {
+		// A case's whole vector as the query: most of its terms must be
+		// read before the terms left cannot lift an unseen case to the bar.
+		// Read first those that add the most per posting, so that what is
+		// left is the long postings of common words, which the tail then
+		// adds only to the candidates (any order gives the same answer).
+		key = func(t qterm) float64 { return ub(t) / float64(1+ix.pstart[t.key+1]-ix.pstart[t.key]) }
+	}
 	slices.SortFunc(order, func(a, b qterm) int {
-		if c := cmp.Compare(ub(b), ub(a)); c != 0 {
+		if c := cmp.Compare(key(b), key(a)); c != 0 {
 			return c
 		}
 		return cmp.Compare(a.key, b.key)
