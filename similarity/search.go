@@ -22,6 +22,7 @@ type scorer struct {
 	touched []uint32
 	order   []qterm
 	rem     []float64
+	rem2    []float64
 	kth     []Hit
 	tail    []qterm
 	cands   []cand
@@ -143,13 +144,19 @@ type pass struct {
 
 	order []qterm   // the query's terms, in the order orderTerms reads them
 	rem   []float64 // rem[i] bounds what the terms order[i:] can add to a score
-	left  int       // postings in the search's range not yet read
-	cut   int       // order[:cut] are accumulated for every case; order[cut:] is the tail
-	theta float64   // the bar a case must clear: minScore, raised as the k-th best rises
+	// rem2[i], for a case-to-case search, is ‖a‖² of the terms order[i:]
+	// with a = weight/√(view weight): by Cauchy–Schwarz what they add is at
+	// most ‖a‖ times the case's vector with √(view weight) on its side, whose
+	// norm is at most 1 (see maxCaseNorm). Empty for a paste.
+	rem2  []float64
+	left  int     // postings in the search's range not yet read
+	cut   int     // order[:cut] are accumulated for every case; order[cut:] is the tail
+	theta float64 // the bar a case must clear: minScore, raised as the k-th best rises
 
 	touched  []uint32 // cases with a partial sum in sc.acc
 	tail     []qterm  // order[cut:] sorted by key
 	tailNorm float64  // ‖tail‖
+	tailMax  float64  // bound(cut): the most the tail adds to any case's score
 	cands    []cand   // cases that may still make the top k once their sums are complete
 	top      topHeap
 }
@@ -188,6 +195,47 @@ func (p *pass) orderTerms(s *search) {
 		p.left += hi - lo
 	}
 	p.order, p.rem, p.cut, p.theta = order, rem, len(order), max(s.minScore, s.bar)
+	p.rem2 = p.sc.rem2[:0]
+	if s.prof != nil && useNormBound {
+		p.rem2 = suffixNorms(p.sc.rem2, order, s.prof)
+	}
+}
+
+// useNormBound turns the Cauchy–Schwarz bound of case-to-case searches
+// (pass.rem2) on; tests turn it off to compare.
+var useNormBound = true
+
+// maxCaseNorm bounds ‖b‖ for every case, b its vector under a profile with
+// √(view weight) on its side: each view is divided by at least its norm
+// (the tags' by their norm before the lift, whose square is the fill), and
+// the case's scale is 1/√(Σ view weight × (1 or the fill)), so ‖b‖ ≤ 1; the
+// margin covers float32 rounding. TestCaseNormsAreBounded checks it.
+const maxCaseNorm = 1 + 1e-5
+
+// suffixNorms returns, in dst's storage, the suffix sums of a² over order
+// (a = weight/√(view weight) under prof), or nothing when a term's view
+// weighs 0 (the bound does not hold for it).
+func suffixNorms(dst []float64, order []qterm, prof *profile) []float64 {
+	dst = slices.Grow(dst[:0], len(order)+1)[:len(order)+1]
+	dst[len(order)] = 0
+	for i := len(order) - 1; i >= 0; i-- {
+		vw := prof.views[keyView(order[i].key)]
+		if vw <= 0 {
+			return dst[:0]
+		}
+		a := float64(order[i].w)
+		dst[i] = dst[i+1] + a*a/vw
+	}
+	return dst
+}
+
+// bound is the most the terms order[i:] can add to the score of a case
+// none of order[:i] has touched.
+func (p *pass) bound(i int) float64 {
+	if len(p.rem2) == 0 {
+		return p.rem[i]
+	}
+	return min(p.rem[i], math.Sqrt(p.rem2[i])*maxCaseNorm)
 }
 
 // accumulate adds the terms' postings into the accumulator, in order, until
@@ -201,7 +249,7 @@ func (p *pass) accumulate(s *search) {
 	for i, t := range p.order {
 		lo, hi := ix.span(t.key, s)
 		if i > 0 && hi-lo >= 64 {
-			if p.rem[i] < p.theta-slack {
+			if p.bound(i) < p.theta-slack {
 				p.cut = i
 				break
 			}
@@ -210,7 +258,7 @@ func (p *pass) accumulate(s *search) {
 			if p.rem[i] < 0.4*lastRem && len(touched) >= s.k && p.left > 2*len(touched) {
 				lastRem = p.rem[i]
 				p.theta = max(p.theta, ix.kthLowerBound(p.sc, touched, s))
-				if p.rem[i] < p.theta-slack {
+				if p.bound(i) < p.theta-slack {
 					p.cut = i
 					break
 				}
@@ -306,7 +354,7 @@ func (p *pass) prepareTail() {
 	for _, t := range tail {
 		n2 += float64(t.w) * float64(t.w)
 	}
-	p.tail, p.tailNorm = tail, math.Sqrt(n2)
+	p.tail, p.tailNorm, p.tailMax = tail, math.Sqrt(n2), p.bound(p.cut)
 	if len(sc.dense) < len(ix.pstart)-1 {
 		sc.dense = make([]float32, len(ix.pstart)-1)
 	}
@@ -321,13 +369,13 @@ func (p *pass) prepareTail() {
 // monotone, so the answer is the same either way).
 func (p *pass) misses(x float64, d uint32, f float64) bool {
 	bar := p.theta - slack
-	return x+p.rem[p.cut] < bar || x+p.tailNorm*float64(p.wt.vnorm[d])*f < bar
+	return x+p.tailMax < bar || x+p.tailNorm*float64(p.wt.vnorm[d])*f < bar
 }
 
 // tailBound is the most the tail can add to case d's scaled sum: the sum of
 // the tail's upper bounds, or by Cauchy–Schwarz ‖tail‖·‖case‖, the smaller.
 func (p *pass) tailBound(d uint32, f float64) float64 {
-	return min(p.rem[p.cut], p.tailNorm*float64(p.wt.vnorm[d])*f)
+	return min(p.tailMax, p.tailNorm*float64(p.wt.vnorm[d])*f)
 }
 
 // completeByPostings finishes the candidates' sums by reading the tail's
@@ -371,7 +419,7 @@ func (p *pass) completeByVectors(k int) {
 		p.completeVector(c)
 	}
 	for _, c := range p.cands[first:] {
-		if c.lb+p.rem[p.cut] >= p.theta-slack {
+		if c.lb+p.tailMax >= p.theta-slack {
 			p.completeVector(c)
 		}
 	}
@@ -404,7 +452,7 @@ func (p *pass) release() {
 		sc.acc[d] = 0
 	}
 	sc.cands = p.cands[:0]
-	sc.touched, sc.order, sc.rem, sc.tail = p.touched[:0], p.order, p.rem, p.tail[:0]
+	sc.touched, sc.order, sc.rem, sc.rem2, sc.tail = p.touched[:0], p.order, p.rem, p.rem2, p.tail[:0]
 }
 
 // rescore recomputes the kept hits' scores canonically (see [Index.exact]),

@@ -2,6 +2,7 @@ package similarity
 
 import (
 	"fmt"
+	"math"
 	"math/rand/v2"
 	"runtime"
 	"slices"
@@ -115,5 +116,41 @@ func TestSeedsChangeNothing(t *testing.T) {
 	with := ix.AllRelated(10, 0, nil)
 	if !slices.EqualFunc(with, without, func(a, b []Hit) bool { return scored(a) == scored(b) }) {
 		t.Fatal("AllRelated differs with seeds")
+	}
+}
+
+// maxCaseNorm bounds every case's vector with √(view weight) on its side,
+// whatever the weighting: the Cauchy–Schwarz cut of case-to-case searches
+// is exact only if it does. The largest norm is also close to it, so the
+// bound could not be any tighter.
+func TestCaseNormsAreBounded(t *testing.T) {
+	cfgs := map[string]func(*Config){
+		"default":  func(*Config) {},
+		"no lift":  func(c *Config) { c.TagLift = false },
+		"pivot 0":  func(c *Config) { c.Pivot = 0 },
+		"pivot 1":  func(c *Config) { c.Pivot = 1 },
+		"own tags": func(c *Config) { c.ExpandTagKinds[0] = c.TagKinds[0] + 0.5; c.TagKinds[2] = 0.2 },
+	}
+	for name, change := range cfgs {
+		cfg := DefaultConfig()
+		change(&cfg)
+		ix, err := BuildCases(clusteredLibrary(60, 3, 8), cfg)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, p := range []*profile{ix.rel, ix.exp} {
+			largest := 0.0
+			for d := range ix.Len() {
+				var n2 float64
+				for j := ix.vstart[d]; j < ix.vstart[d+1]; j++ {
+					x := float64(p.w.vval[j]) * float64(p.scale[d])
+					n2 += p.views[keyView(ix.vkey[j])] * x * x
+				}
+				largest = max(largest, math.Sqrt(n2))
+			}
+			if largest > maxCaseNorm || largest < 0.99 {
+				t.Errorf("%s: largest case norm %v, bound %v", name, largest, maxCaseNorm)
+			}
+		}
 	}
 }
