@@ -1,6 +1,7 @@
 package similarity
 
 import (
+	"cmp"
 	"math"
 	"slices"
 	"sync"
@@ -24,7 +25,13 @@ type seeds struct {
 	// score so far, packed as float32 score bits << 32 | position + 1
 	// (0: none yet), so that the best is kept with one compare-and-swap.
 	partner []atomic.Uint64
-	bufs    sync.Pool // *[]int: candidate positions, a worker's scratch
+	bufs    sync.Pool // *seedBuf, a worker's scratch
+}
+
+// seedBuf is the scratch of one bar: the candidates' positions and scores.
+type seedBuf struct {
+	cands  []int
+	scores []float64
 }
 
 func (ix *Index) newSeeds() *seeds {
@@ -54,18 +61,18 @@ func (sd *seeds) bar(s *search, d int) float64 {
 	if p == 0 {
 		return 0
 	}
-	bp, _ := sd.bufs.Get().(*[]int)
-	if bp == nil {
-		bp = new([]int)
+	b, _ := sd.bufs.Get().(*seedBuf)
+	if b == nil {
+		b = new(seedBuf)
 	}
-	defer sd.bufs.Put(bp)
-	c := sd.near(int(uint32(p))-1, d, (*bp)[:0])
-	*bp = c
-	if len(c) < s.k {
+	defer sd.bufs.Put(b)
+	b.cands = sd.near(int(uint32(p))-1, d, b.cands[:0])
+	if len(b.cands) < s.k {
 		return 0
 	}
-	scores := make([]float64, 0, 128)
-	for _, x := range c {
+	scores := b.scores[:0]
+	defer func() { b.scores = scores }()
+	for _, x := range b.cands {
 		if s.accept != nil && !s.accept(x) {
 			continue
 		}
@@ -78,7 +85,7 @@ func (sd *seeds) bar(s *search, d int) float64 {
 	if len(scores) < s.k {
 		return 0
 	}
-	slices.SortFunc(scores, func(a, b float64) int { return -compareFloat(a, b) })
+	slices.SortFunc(scores, func(a, b float64) int { return cmp.Compare(b, a) })
 	// The search's own scores of these cases may differ from these in the
 	// last bits (float32 sums): the margin keeps the bound below them.
 	return scores[s.k-1] * (1 - 1e-6)
@@ -103,14 +110,4 @@ func (sd *seeds) near(i, d int, c []int) []int {
 	slices.Sort(c)
 	c = slices.Compact(c)
 	return slices.DeleteFunc(c, func(x int) bool { return x == d })
-}
-
-func compareFloat(a, b float64) int {
-	switch {
-	case a < b:
-		return -1
-	case a > b:
-		return 1
-	}
-	return 0
 }
