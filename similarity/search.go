@@ -94,9 +94,10 @@ func (ix *Index) span(k uint32, s *search) (lo, hi int) {
 const slack = 1e-5
 
 // run returns the k best cases for s, best first, ties by case id. Scores are
-// exact: terms are accumulated largest upper bound first, and once the terms
-// left cannot lift an unseen case to the k-th best score, they are added only
-// to the cases that can still make it (MaxScore-style pruning).
+// exact: terms are accumulated largest upper bound (per posting, for a
+// case's vector) first, and once the terms left cannot lift an unseen case
+// to the k-th best score, they are added only to the cases that can still
+// make it (MaxScore-style pruning).
 //
 // A run has named phases, each a method of pass: order the terms by the most
 // they can add (weighting), accumulate postings until the cut (traversal),
