@@ -338,7 +338,13 @@ func (ix *Index) nearestOf(doc, k int, minScore float64, prior *datePrior) []Hit
 // case-to-case score times the date prior (nil for none), reusing q's
 // storage for the case's query, which it returns for the next call.
 func (ix *Index) nearest(sc *scorer, doc, k int, minScore float64, q []qterm, prior *datePrior) ([]Hit, []qterm) {
-	q = ix.caseQuery(doc, ix.rel, q[:0])
-	return ix.run(sc, &search{q: q, prof: ix.rel, k: k, minScore: minScore, dated: ix.datedFrom(prior, doc),
-		accept: func(d int) bool { return d != doc }}), q
+	s := ix.nearSearch(doc, k, minScore, q, prior)
+	return ix.run(sc, &s), s.q
+}
+
+// nearSearch is the search nearest runs for the case at position doc, its
+// query built in q's storage.
+func (ix *Index) nearSearch(doc, k int, minScore float64, q []qterm, prior *datePrior) search {
+	return search{q: ix.caseQuery(doc, ix.rel, q[:0]), prof: ix.rel, k: k, minScore: minScore,
+		dated: ix.datedFrom(prior, doc), accept: func(d int) bool { return d != doc }}
 }
