@@ -22,6 +22,7 @@ type scorer struct {
 	touched []uint32
 	order   []qterm
 	rem     []float64
+	usum    []float64
 	kth     []Hit
 	tail    []qterm
 	cands   []cand
@@ -37,10 +38,14 @@ type scorer struct {
 
 // cand is a case still in the running after the first phase of a search.
 type cand struct {
-	doc uint32
-	lb  float64 // its score so far (a lower bound)
-	f   float64 // its scale
+	doc  uint32
+	sc   float32 // its scale under the profile (1 for a paste)
+	lb   float64 // its score so far (a lower bound)
+	dfac float64 // its date prior's factor (1 without one)
 }
+
+// f is what multiplies c's sum in the accumulator to give its score.
+func (c cand) f() float64 { return float64(c.sc) * c.dfac }
 
 // extraHits are kept beyond k while searching, so that recomputing the final
 // scores exactly (which can move them by a rounding error) cannot push a
@@ -118,9 +123,9 @@ func (ix *Index) run(sc *scorer, s *search) []Hit {
 	p.accumulate(s)
 	p.screen(s)
 	if p.cut < len(p.order) {
-		if ix.cheaperToAccumulate(p.cands, p.order[p.cut:], s) {
-			p.completeByPostings(s)
-		} else {
+		p.refine(s)
+		if p.cut < len(p.order) && len(p.cands) > 0 {
+			p.fillTail()
 			p.completeByVectors(s.k)
 		}
 	}
@@ -139,15 +144,24 @@ type pass struct {
 
 	order []qterm   // the query's terms, largest upper bound first
 	rem   []float64 // rem[i] bounds what the terms order[i:] can add to a score
-	left  int       // postings in the search's range not yet read
-	cut   int       // order[:cut] are accumulated for every case; order[cut:] is the tail
-	theta float64   // the bar a case must clear: minScore, raised as the k-th best rises
+	// The Cauchy–Schwarz bound (see tailBound): a score is the inner product
+	// of u, the query's weights divided by √view (a paste's as they are),
+	// with the case's vector under the profile, whose norm is unorm[case]
+	// (umax at most). usum[i] is ‖u‖² over order[i:] (usum[n+1+i] over
+	// order[:i]); without it (a query term in a view weighted 0) the bound
+	// is not used.
+	usum   []float64
+	unorm  []float32
+	umax   float64
+	cauchy bool
+	left   int     // postings in the search's range not yet read
+	cut    int     // order[:cut] are accumulated for every case; order[cut:] is the tail
+	theta  float64 // the bar a case must clear: minScore, raised as the k-th best rises
 
-	touched  []uint32 // cases with a partial sum in sc.acc
-	tail     []qterm  // order[cut:] sorted by key
-	tailNorm float64  // ‖tail‖
-	cands    []cand   // cases that may still make the top k once their sums are complete
-	top      topHeap
+	touched []uint32 // cases with a partial sum in sc.acc
+	tail    []qterm  // order[cut:] sorted by key, their weights spread in sc.dense
+	cands   []cand   // cases that may still make the top k once their sums are complete
+	top     topHeap
 }
 
 // orderTerms sorts the query's terms by their upper bound (weight × largest
@@ -174,6 +188,50 @@ func (p *pass) orderTerms(s *search) {
 		p.left += hi - lo
 	}
 	p.order, p.rem, p.cut, p.theta = order, rem, len(order), s.minScore
+	p.normSums(s)
+}
+
+// normSums fills usum for the terms in order (see pass.usum).
+func (p *pass) normSums(s *search) {
+	n := len(p.order)
+	usum := slices.Grow(p.sc.usum[:0], 2*n+2)[:2*n+2]
+	p.usum, p.cauchy = usum, true
+	if s.prof != nil {
+		p.unorm, p.umax = s.prof.unorm, s.prof.umax
+	} else {
+		// The block-max traversal is the paste's; here only for tests and
+		// comparisons, it keeps the cut of the sums of bounds.
+		p.unorm, p.umax = p.wt.vnorm, math.Inf(1)
+	}
+	u2 := func(t qterm) float64 {
+		x := float64(t.w) * float64(t.w)
+		if s.prof == nil {
+			return x
+		}
+		v := s.prof.views[keyView(t.key)]
+		if v <= 0 {
+			p.cauchy = false
+			return 0
+		}
+		return x / v
+	}
+	usum[n], usum[n+1] = 0, 0
+	for i := n - 1; i >= 0; i-- {
+		usum[i] = usum[i+1] + u2(p.order[i])
+	}
+	for i, t := range p.order {
+		usum[n+2+i] = usum[n+1+i] + u2(t)
+	}
+}
+
+var cutByNorm = true
+
+// unseen bounds the score of a case that none of order[:i] touches.
+func (p *pass) unseen(i int) float64 {
+	if !p.cauchy || !cutByNorm {
+		return p.rem[i]
+	}
+	return min(p.rem[i], math.Sqrt(p.usum[i])*p.umax*(1+1e-6))
 }
 
 // accumulate adds the terms' postings into the accumulator, in order, until
@@ -187,7 +245,8 @@ func (p *pass) accumulate(s *search) {
 	for i, t := range p.order {
 		lo, hi := ix.span(t.key, s)
 		if i > 0 && hi-lo >= 64 {
-			if p.rem[i] < p.theta-slack {
+			u := p.unseen(i)
+			if u < p.theta-slack {
 				p.cut = i
 				break
 			}
@@ -196,7 +255,7 @@ func (p *pass) accumulate(s *search) {
 			if p.rem[i] < 0.4*lastRem && len(touched) >= s.k && p.left > 2*len(touched) {
 				lastRem = p.rem[i]
 				p.theta = max(p.theta, ix.kthLowerBound(p.sc, touched, s))
-				if p.rem[i] < p.theta-slack {
+				if u < p.theta-slack {
 					p.cut = i
 					break
 				}
@@ -222,56 +281,81 @@ func (p *pass) accumulate(s *search) {
 func (p *pass) screen(s *search) {
 	ix, acc := p.ix, p.sc.acc
 	all := p.cut == len(p.order)
-	if !all {
-		p.prepareTail()
-	}
 	cands := p.cands[:0]
 	for _, d := range p.touched {
 		doc := int(d)
-		a := float64(acc[d])
-		f := 1.0
+		sc := float32(1)
 		if s.prof != nil {
-			f = float64(s.prof.scale[doc])
+			sc = s.prof.scale[doc]
 		}
+		a := float64(acc[d]) * float64(sc)
 		// Most touched cases miss the bar. The date prior's factor is at most
 		// 1 and a bound only grows with the scale, so a case that misses it
 		// before the factor misses it after: it is dropped before the filter
 		// and the prior are looked up (random reads, most of the cost of a
 		// screen in relate).
-		if a >= 0 && (all && a*f < p.theta-slack || !all && a*f+p.tailBound(d, f) < p.theta-slack) {
+		if a >= 0 && (all && a < p.theta-slack || !all && !p.reaches(d, a, 1)) {
 			continue
 		}
 		if s.accept != nil && !s.accept(doc) {
 			continue
 		}
+		dfac := 1.0
 		if s.dated != nil {
-			f *= s.dated.factor(doc)
+			dfac = s.dated.factor(doc)
 		}
-		lb := a * f
+		c := cand{doc: d, sc: sc, dfac: dfac}
+		lb := float64(acc[d]) * c.f()
 		if all {
 			if lb >= p.theta-slack {
 				p.top.push(Hit{Doc: doc, ID: ix.cases[doc].ID, Score: lb})
 			}
 			continue
 		}
-		if lb+p.tailBound(d, f) >= p.theta-slack {
-			cands = append(cands, cand{doc: d, lb: lb, f: f})
+		if p.reaches(d, a, dfac) {
+			c.lb = lb
+			cands = append(cands, c)
 		}
 	}
 	p.cands = cands
 }
 
-// prepareTail sorts the terms after the cut by key, takes their norm and
-// spreads their weights densely by key, for completing candidates.
-func (p *pass) prepareTail() {
+// reaches reports whether case d, whose scaled sum over order[:cut] is a
+// and whose date factor is dfac, can still reach the bar once the terms
+// order[cut:] are added. They add at most the sum of their upper bounds or,
+// by Cauchy–Schwarz, ‖u over order[cut:]‖ times the norm of the case's part
+// over them, the smaller. That part's norm is at most
+// √(‖case‖² − (a/‖u over order[:cut]‖)²): the part over order[:cut] gave a,
+// so it is at least that long (Cauchy–Schwarz again). Squares are compared,
+// so that no square root is taken.
+func (p *pass) reaches(d uint32, a, dfac float64) bool {
+	need := (p.theta-slack)/dfac - a
+	if need <= 0 {
+		return true
+	}
+	if need > p.rem[p.cut] {
+		return false
+	}
+	if !p.cauchy {
+		return true
+	}
+	n := len(p.order)
+	ut2, ur2 := p.usum[p.cut], p.usum[n+1+p.cut]
+	un := float64(p.unorm[d])
+	x := un * un
+	if r := max(0, a-slack); ur2 > 0 {
+		x -= r * r / ur2
+	}
+	return need*need <= ut2*x*(1+1e-5)
+}
+
+// fillTail sorts the terms after the cut by key and spreads their weights
+// densely by key, for completing candidates from their vectors.
+func (p *pass) fillTail() {
 	ix, sc := p.ix, p.sc
 	tail := append(p.tail, p.order[p.cut:]...)
 	slices.SortFunc(tail, func(a, b qterm) int { return cmp.Compare(a.key, b.key) })
-	var n2 float64
-	for _, t := range tail {
-		n2 += float64(t.w) * float64(t.w)
-	}
-	p.tail, p.tailNorm = tail, math.Sqrt(n2)
+	p.tail = tail
 	if len(sc.dense) < len(ix.pstart)-1 {
 		sc.dense = make([]float32, len(ix.pstart)-1)
 	}
@@ -280,17 +364,24 @@ func (p *pass) prepareTail() {
 	}
 }
 
-// tailBound is the most the tail can add to case d's scaled sum: the sum of
-// the tail's upper bounds, or by Cauchy–Schwarz ‖tail‖·‖case‖, the smaller.
-func (p *pass) tailBound(d uint32, f float64) float64 {
-	return min(p.rem[p.cut], p.tailNorm*float64(p.wt.vnorm[d])*f)
-}
+// refineCost is how many postings of the tail are worth reading, for the
+// candidates only, per entry of the candidates' vectors left to read: a
+// posting costs a sequential read and a look-up in a small array, a vector
+// entry a look-up in the query's weights by key, spread over a large one.
+var refineCost = 4
 
-// completeByPostings finishes the candidates' sums by reading the tail's
-// postings, for the candidates only: the way when that costs less than
-// reading their vectors (typical of a short paste).
-func (p *pass) completeByPostings(s *search) {
+// refine reads the postings of the terms after the cut for the candidates,
+// one term at a time, largest bound first, while that costs less than
+// reading the candidates' vectors; after each term the cut moves past it,
+// and the candidates whose bound no longer reaches the bar are dropped.
+// When every term is read, the candidates' sums are final and go to the top
+// k; else completeByVectors finishes them.
+func (p *pass) refine(s *search) {
 	ix, sc := p.ix, p.sc
+	vec := 0
+	for _, c := range p.cands {
+		vec += ix.vstart[c.doc+1] - ix.vstart[c.doc]
+	}
 	if len(sc.mark) < len(ix.cases) {
 		sc.mark = make([]bool, len(ix.cases))
 	}
@@ -298,8 +389,20 @@ func (p *pass) completeByPostings(s *search) {
 	for _, c := range p.cands {
 		mark[c.doc] = true
 	}
-	for _, t := range p.order[p.cut:] {
+	// Rebounding costs a pass over the candidates: it is done once as many
+	// postings were read since the last one, and after the last term.
+	read := 0
+	for p.cut < len(p.order) && len(p.cands) > 0 {
+		t := p.order[p.cut]
 		lo, hi := ix.span(t.key, s)
+		if hi-lo > refineCost*vec {
+			if read > 0 {
+				vec = p.rebound()
+				read = 0
+				continue
+			}
+			break
+		}
 		w := t.w
 		docs, vals := ix.pdoc[lo:hi], p.wt.pval[lo:hi]
 		for j, d := range docs {
@@ -307,13 +410,42 @@ func (p *pass) completeByPostings(s *search) {
 				acc[d] += w * vals[j]
 			}
 		}
-	}
-	for _, c := range p.cands {
-		mark[c.doc] = false
-		if score := float64(acc[c.doc]) * c.f; score >= p.theta-slack {
-			p.top.push(Hit{Doc: int(c.doc), ID: ix.cases[c.doc].ID, Score: score})
+		p.cut++
+		if read += hi - lo; read >= len(p.cands) || p.cut == len(p.order) {
+			vec = p.rebound()
+			read = 0
 		}
 	}
+	last := p.cut == len(p.order)
+	for _, c := range p.cands {
+		mark[c.doc] = false
+		if last && c.lb >= p.theta-slack {
+			p.top.push(Hit{Doc: int(c.doc), ID: ix.cases[c.doc].ID, Score: c.lb})
+		}
+	}
+	if last {
+		p.cands = p.cands[:0]
+	}
+}
+
+// rebound updates the candidates' sums after the cut moved and keeps those
+// that can still reach the bar (unmarking the others); it returns the
+// length of their vectors.
+func (p *pass) rebound() int {
+	ix, acc, mark := p.ix, p.sc.acc, p.sc.mark
+	last := p.cut == len(p.order)
+	keep, vec := p.cands[:0], 0
+	for _, c := range p.cands {
+		c.lb = float64(acc[c.doc]) * c.f()
+		if last || p.reaches(c.doc, float64(acc[c.doc])*float64(c.sc), c.dfac) {
+			keep = append(keep, c)
+			vec += ix.vstart[c.doc+1] - ix.vstart[c.doc]
+		} else {
+			mark[c.doc] = false
+		}
+	}
+	p.cands = keep
+	return vec
 }
 
 // completeByVectors finishes the candidates' sums from their vectors, the
@@ -336,10 +468,10 @@ func (p *pass) completeByVectors(k int) {
 // completeVector adds the tail to candidate c's sum from its vector, when
 // its bound still reaches the bar, and offers it to the top k.
 func (p *pass) completeVector(c cand) {
-	if c.lb+p.tailBound(c.doc, c.f) < p.theta-slack {
+	if !p.reaches(c.doc, float64(p.sc.acc[c.doc])*float64(c.sc), c.dfac) {
 		return
 	}
-	score := c.lb + p.ix.dotDense(p.sc.dense, int(c.doc), p.wt)*c.f
+	score := c.lb + p.ix.dotDense(p.sc.dense, int(c.doc), p.wt)*c.f()
 	if score < p.theta-slack {
 		return
 	}
@@ -360,7 +492,7 @@ func (p *pass) release() {
 		sc.acc[d] = 0
 	}
 	sc.cands = p.cands[:0]
-	sc.touched, sc.order, sc.rem, sc.tail = p.touched[:0], p.order, p.rem, p.tail[:0]
+	sc.touched, sc.order, sc.rem, sc.usum, sc.tail = p.touched[:0], p.order, p.rem, p.usum, p.tail[:0]
 }
 
 // rescore recomputes the kept hits' scores canonically (see [Index.exact]),
@@ -537,23 +669,6 @@ func (ix *Index) caseQuery(doc int, p *profile, dst []qterm) []qterm {
 // and b: the cosine of their weighted view vectors.
 func (ix *Index) CaseSimilarity(a, b int) float64 {
 	return ix.exact(ix.caseQuery(a, ix.rel, nil), b, ix.rel)
-}
-
-// cheaperToAccumulate reports whether reading the postings of the terms
-// left costs less than reading the vectors of the candidates.
-func (ix *Index) cheaperToAccumulate(cands []cand, left []qterm, s *search) bool {
-	post := 0
-	for _, t := range left {
-		lo, hi := ix.span(t.key, s)
-		post += hi - lo
-	}
-	vec := 0
-	for _, c := range cands {
-		if vec += ix.vstart[c.doc+1] - ix.vstart[c.doc]; vec > post {
-			return true
-		}
-	}
-	return false
 }
 
 // selectBest moves the n candidates with the largest partial scores to the
