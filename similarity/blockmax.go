@@ -1,7 +1,6 @@
 package similarity
 
 import (
-	"math"
 	"math/bits"
 	"slices"
 )
@@ -86,9 +85,17 @@ func (c *cursor) seek(pdoc []uint32, d uint32) {
 		step *= 2
 	}
 	hi = min(hi, c.end)
-	// pdoc[lo] < d; the first ≥ d is in (lo, hi].
-	i, _ := slices.BinarySearch(pdoc[lo+1:hi], d)
-	c.pos = lo + 1 + i
+	// pdoc[lo] < d, and pdoc[hi] ≥ d or hi is the end: the first ≥ d is in
+	// (lo, hi]. (A plain loop: slices.BinarySearch costs twice as much.)
+	for hi-lo > 1 {
+		m := int(uint(lo+hi) >> 1)
+		if pdoc[m] < d {
+			lo = m
+		} else {
+			hi = m
+		}
+	}
+	c.pos = hi
 }
 
 // windowBound is the most c can add in the window [lo, hi): its weight
@@ -179,7 +186,7 @@ func (w *blockWindow) run(lo, hi uint32) {
 	// their norm times the case's norm. A case whose vector is shorter
 	// than they are many is completed from its vector instead of by
 	// seeking their postings.
-	var neBound, n2 float64
+	var neBound, n2, e2 float64
 	active := 0
 	for i := range ne {
 		if c := &curs[i]; c.ub > 0 {
@@ -188,10 +195,18 @@ func (w *blockWindow) run(lo, hi uint32) {
 			n2 += c.wd * c.wd
 		}
 	}
+	for i := ne; i < len(curs); i++ {
+		if c := &curs[i]; c.ub > 0 {
+			e2 += c.wd * c.wd
+		}
+	}
 	if ne > 0 {
 		neBound = cum[ne-1]
 	}
-	neNorm := math.Sqrt(n2)
+	b := normBound{n2: n2 * (1 + 1e-5)}
+	if e2 > 0 {
+		b.inv = 1 / e2
+	}
 	for wi, word := range bitset[:(hi-lo+63)/64] {
 		if word == 0 {
 			continue
@@ -204,7 +219,7 @@ func (w *blockWindow) run(lo, hi uint32) {
 			acc[x] = 0
 			doc := lo + x
 			score := float64(a)
-			if active > 0 && score+min(neBound, neNorm*float64(vnorm[doc])) < w.theta-slack {
+			if active > 0 && !b.reaches(w.theta-slack-score, neBound, score, vnorm[doc]) {
 				continue
 			}
 			if w.s.accept != nil && !w.s.accept(int(doc)) {
@@ -229,6 +244,31 @@ func (w *blockWindow) run(lo, hi uint32) {
 	for i := range ne {
 		dense[curs[i].key] = 0
 	}
+}
+
+// normBound is the Cauchy–Schwarz bound of what some terms can add to a
+// score: at most their norm times that of the case's part over them, which
+// is at most √(‖case‖² − (a/‖the others‖)²) when the other terms gave a.
+type normBound struct {
+	n2  float64 // the terms' norm, squared (rounded up)
+	inv float64 // 1/‖the others‖² (0 when they weigh nothing)
+}
+
+// reaches reports whether need (what a case lacks to reach the bar) is
+// within the smaller of sum (the terms' bounds summed) and the norm bound,
+// for a case of norm norm whose sum over the other terms is a.
+func (b normBound) reaches(need, sum, a float64, norm float32) bool {
+	if need <= 0 {
+		return true
+	}
+	if need > sum {
+		return false
+	}
+	x := float64(norm) * float64(norm)
+	if r := a - slack; r > 0 {
+		x -= r * r * b.inv
+	}
+	return need*need <= b.n2*x
 }
 
 // accumulate adds the postings of the essential terms curs[ne:] in the

@@ -76,3 +76,28 @@ func TestNeighbourSearchIsExact(t *testing.T) {
 		t.Fatalf("only %d searches found neighbours at 0.6 or more: the library has too few near duplicates", checked)
 	}
 }
+
+// The paste search too, where the bar is high: a paste that is a whole
+// case's text scores that case and its near duplicate far above the rest,
+// so that the norm bound of the non-essential terms decides most cases.
+func TestBlockMaxNearDuplicates(t *testing.T) {
+	ix, err := BuildCases(nearDuplicates(synthLibrary(900, 8), 8), DefaultConfig())
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer func(w, pm int) { windowSize, parallelMin = w, pm }(windowSize, parallelMin)
+	r := rand.New(rand.NewPCG(8, 8))
+	for _, ws := range []int{64, 1024} {
+		windowSize = ws
+		for i := range 80 {
+			parallelMin = []int{20000, 100}[i%2]
+			c := ix.Case(r.IntN(ix.Len()))
+			p := ix.analyzePaste(c.Title.EN + " " + c.Summary.EN)
+			k := []int{1, 2, 5, 17}[i%4]
+			got := ix.search(&search{q: p.q, k: k})
+			if want := bruteMatch(ix, p, k); scored(got) != scored(want) {
+				t.Fatalf("window %d, paste of %s, k=%d: block-max %v, brute force %v", ws, c.ID, k, scored(got), scored(want))
+			}
+		}
+	}
+}

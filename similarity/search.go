@@ -154,6 +154,9 @@ type pass struct {
 	unorm  []float32
 	umax   float64
 	cauchy bool
+	// The norm bound of the terms after the cut, against those before it;
+	// set by setCut.
+	nb normBound
 	left   int     // postings in the search's range not yet read
 	cut    int     // order[:cut] are accumulated for every case; order[cut:] is the tail
 	theta  float64 // the bar a case must clear: minScore, raised as the k-th best rises
@@ -226,6 +229,18 @@ func (p *pass) normSums(s *search) {
 
 var cutByNorm = true
 
+// setCut moves the cut to i.
+func (p *pass) setCut(i int) {
+	p.cut = i
+	if !p.cauchy || i == len(p.order) {
+		return
+	}
+	p.nb = normBound{n2: p.usum[i] * (1 + 1e-5)}
+	if r := p.usum[len(p.order)+1+i]; r > 0 {
+		p.nb.inv = 1 / r
+	}
+}
+
 // unseen bounds the score of a case that none of order[:i] touches.
 func (p *pass) unseen(i int) float64 {
 	if !p.cauchy || !cutByNorm {
@@ -247,7 +262,7 @@ func (p *pass) accumulate(s *search) {
 		if i > 0 && hi-lo >= 64 {
 			u := p.unseen(i)
 			if u < p.theta-slack {
-				p.cut = i
+				p.setCut(i)
 				break
 			}
 			// Raising the bar costs a pass over the cases touched so far;
@@ -256,7 +271,7 @@ func (p *pass) accumulate(s *search) {
 				lastRem = p.rem[i]
 				p.theta = max(p.theta, ix.kthLowerBound(p.sc, touched, s))
 				if u < p.theta-slack {
-					p.cut = i
+					p.setCut(i)
 					break
 				}
 			}
@@ -329,24 +344,15 @@ func (p *pass) screen(s *search) {
 // so it is at least that long (Cauchy–Schwarz again). Squares are compared,
 // so that no square root is taken.
 func (p *pass) reaches(d uint32, a, dfac float64) bool {
-	need := (p.theta-slack)/dfac - a
-	if need <= 0 {
-		return true
+	need := p.theta - slack
+	if dfac != 1 {
+		need /= dfac
 	}
-	if need > p.rem[p.cut] {
-		return false
-	}
+	need -= a
 	if !p.cauchy {
-		return true
+		return need <= p.rem[p.cut]
 	}
-	n := len(p.order)
-	ut2, ur2 := p.usum[p.cut], p.usum[n+1+p.cut]
-	un := float64(p.unorm[d])
-	x := un * un
-	if r := max(0, a-slack); ur2 > 0 {
-		x -= r * r / ur2
-	}
-	return need*need <= ut2*x*(1+1e-5)
+	return p.nb.reaches(need, p.rem[p.cut], a, p.unorm[d])
 }
 
 // fillTail sorts the terms after the cut by key and spreads their weights
@@ -378,10 +384,7 @@ var refineCost = 4
 // k; else completeByVectors finishes them.
 func (p *pass) refine(s *search) {
 	ix, sc := p.ix, p.sc
-	vec := 0
-	for _, c := range p.cands {
-		vec += ix.vstart[c.doc+1] - ix.vstart[c.doc]
-	}
+	vec := p.vectors()
 	if len(sc.mark) < len(ix.cases) {
 		sc.mark = make([]bool, len(ix.cases))
 	}
@@ -389,15 +392,16 @@ func (p *pass) refine(s *search) {
 	for _, c := range p.cands {
 		mark[c.doc] = true
 	}
-	// Rebounding costs a pass over the candidates: it is done once as many
-	// postings were read since the last one, and after the last term.
+	p.raiseBar(s.k)
+	// Rebounding costs a pass over the candidates: it is done once twice as
+	// many postings were read since the last one, and after the last term.
 	read := 0
 	for p.cut < len(p.order) && len(p.cands) > 0 {
 		t := p.order[p.cut]
 		lo, hi := ix.span(t.key, s)
 		if hi-lo > refineCost*vec {
 			if read > 0 {
-				vec = p.rebound()
+				vec = p.rebound(s.k)
 				read = 0
 				continue
 			}
@@ -410,9 +414,9 @@ func (p *pass) refine(s *search) {
 				acc[d] += w * vals[j]
 			}
 		}
-		p.cut++
-		if read += hi - lo; read >= len(p.cands) || p.cut == len(p.order) {
-			vec = p.rebound()
+		p.setCut(p.cut + 1)
+		if read += hi - lo; read >= 2*len(p.cands) || p.cut == len(p.order) {
+			vec = p.rebound(s.k)
 			read = 0
 		}
 	}
@@ -429,23 +433,52 @@ func (p *pass) refine(s *search) {
 }
 
 // rebound updates the candidates' sums after the cut moved and keeps those
-// that can still reach the bar (unmarking the others); it returns the
-// length of their vectors.
-func (p *pass) rebound() int {
-	ix, acc, mark := p.ix, p.sc.acc, p.sc.mark
+// that can still reach the bar (unmarking the others); it returns
+// vectors().
+func (p *pass) rebound(k int) int {
+	acc, mark := p.sc.acc, p.sc.mark
 	last := p.cut == len(p.order)
-	keep, vec := p.cands[:0], 0
-	for _, c := range p.cands {
+	for i := range p.cands {
+		c := &p.cands[i]
 		c.lb = float64(acc[c.doc]) * c.f()
+	}
+	if !last {
+		p.raiseBar(k)
+	}
+	keep := p.cands[:0]
+	for _, c := range p.cands {
 		if last || p.reaches(c.doc, float64(acc[c.doc])*float64(c.sc), c.dfac) {
 			keep = append(keep, c)
-			vec += ix.vstart[c.doc+1] - ix.vstart[c.doc]
 		} else {
 			mark[c.doc] = false
 		}
 	}
 	p.cands = keep
-	return vec
+	return p.vectors()
+}
+
+// raiseBar raises the bar to the k-th largest score so far of the
+// candidates, a lower bound of the k-th best final score (the terms left
+// only add), when there are many more candidates than k: then most of them
+// fall under it. (kthLowerBound does the same over the touched cases.)
+func (p *pass) raiseBar(k int) {
+	if len(p.cands) < 4*k {
+		return
+	}
+	h := topHeap{k: k, h: p.sc.kth[:0]}
+	for _, c := range p.cands {
+		if !h.full() || c.lb > h.worst().Score {
+			h.push(Hit{Score: c.lb})
+		}
+	}
+	p.sc.kth = h.h
+	p.theta = max(p.theta, h.worst().Score*(1-1e-6))
+}
+
+// vectors estimates the length of the candidates' vectors (the mean length
+// of a case's, times their number: their own lengths are random reads).
+func (p *pass) vectors() int {
+	return len(p.cands) * len(p.ix.vkey) / max(1, len(p.ix.cases))
 }
 
 // completeByVectors finishes the candidates' sums from their vectors, the
