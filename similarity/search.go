@@ -34,6 +34,9 @@ type scorer struct {
 	cum   []float64
 	wacc  []float32
 	wbits []uint64
+	// seedBar's cases and their scores.
+	seeds      []uint32
+	seedScores []float64
 }
 
 // cand is a case still in the running after the first phase of a search.
@@ -74,6 +77,9 @@ type search struct {
 	// from, to restrict the search to the cases at positions [from, to);
 	// to == 0 means all cases. Searches of disjoint ranges run in parallel.
 	from, to int
+	// bar, known ahead, is at most the k-th best score of the whole search
+	// (see seedBar): what scores less is pruned. It changes no answer.
+	bar float64
 }
 
 // span returns the part of key k's postings that falls in the search's range
@@ -190,7 +196,7 @@ func (p *pass) orderTerms(s *search) {
 		lo, hi := ix.span(order[i].key, s)
 		p.left += hi - lo
 	}
-	p.order, p.rem, p.cut, p.theta = order, rem, len(order), s.minScore
+	p.order, p.rem, p.cut, p.theta = order, rem, len(order), max(s.minScore, s.bar)
 	p.normSums(s)
 }
 
@@ -558,12 +564,71 @@ var parallelMin = 20000
 func (ix *Index) search(s *search) []Hit {
 	n := len(ix.cases)
 	parts := min(runtime.GOMAXPROCS(0), n/(parallelMin/2))
+	sc := ix.getScorer()
+	if useSeeds && s.prof == nil {
+		s.bar = ix.seedBar(sc, s)
+	}
 	if parts <= 1 {
-		sc := ix.getScorer()
 		defer ix.putScorer(sc)
 		return ix.run(sc, s)
 	}
+	ix.putScorer(sc)
 	return ix.searchParts(*s, parts)
+}
+
+// useSeeds turns seedBar on (tests turn it off to check that it changes no
+// result).
+var useSeeds = true
+
+// seedBar returns a lower bound of the k-th best score of the paste search
+// s (0 when it finds none): the k-th best exact score of a few cases likely
+// to score high, those of the block with the largest block maximum in the
+// postings of each of the query's heaviest terms. A traversal that starts
+// from it prunes from its first window on, instead of only once its own top
+// k has filled and risen; and each part of a split search starts from the
+// bar of the whole library instead of its own.
+func (ix *Index) seedBar(sc *scorer, s *search) float64 {
+	const terms = 2
+	var heavy [terms]qterm
+	ub := func(t qterm) float64 { return float64(t.w) * float64(ix.mw.pmax[t.key]) }
+	for _, t := range s.q {
+		for i := range heavy {
+			if heavy[i].w == 0 || ub(t) > ub(heavy[i]) {
+				copy(heavy[i+1:], heavy[i:terms-1])
+				heavy[i] = t
+				break
+			}
+		}
+	}
+	seeds := sc.seeds[:0]
+	for _, t := range heavy {
+		if t.w == 0 {
+			continue
+		}
+		lo, hi := ix.pstart[t.key], ix.pstart[t.key+1]
+		bmax := ix.mw.bmax[ix.bstart[t.key]:ix.bstart[t.key+1]]
+		b := 0
+		for i, m := range bmax {
+			if m > bmax[b] {
+				b = i
+			}
+		}
+		seeds = append(seeds, ix.pdoc[lo+b*blockSize:min(hi, lo+(b+1)*blockSize)]...)
+	}
+	slices.Sort(seeds)
+	seeds = slices.Compact(seeds)
+	scores := sc.seedScores[:0]
+	for _, d := range seeds {
+		if s.accept == nil || s.accept(int(d)) {
+			scores = append(scores, ix.exact(s.q, int(d), nil))
+		}
+	}
+	sc.seeds, sc.seedScores = seeds, scores
+	if len(scores) < s.k {
+		return 0
+	}
+	slices.Sort(scores)
+	return scores[len(scores)-s.k] * (1 - 1e-6)
 }
 
 // searchParts runs s over parts equal ranges of cases at once and merges
