@@ -162,10 +162,10 @@ type pass struct {
 	cauchy bool
 	// The norm bound of the terms after the cut, against those before it;
 	// set by setCut.
-	nb normBound
-	left   int     // postings in the search's range not yet read
-	cut    int     // order[:cut] are accumulated for every case; order[cut:] is the tail
-	theta  float64 // the bar a case must clear: minScore, raised as the k-th best rises
+	nb    normBound
+	left  int     // postings in the search's range not yet read
+	cut   int     // order[:cut] are accumulated for every case; order[cut:] is the tail
+	theta float64 // the bar a case must clear: minScore, raised as the k-th best rises
 
 	touched []uint32 // cases with a partial sum in sc.acc
 	tail    []qterm  // order[cut:] sorted by key, their weights spread in sc.dense
