@@ -107,8 +107,9 @@ const slack = 1e-5
 // A run has named phases, each a method of pass: order the terms by the most
 // they can add (weighting), accumulate postings until the cut (traversal),
 // screen the touched cases through the filter and the date prior into the
-// top k or the candidates (collection), complete the candidates' sums, and
-// rescore the winners exactly.
+// top k or the candidates (collection), refine the candidates by reading the
+// terms after the cut for them only, complete the rest from their vectors,
+// and rescore the winners exactly.
 func (ix *Index) run(sc *scorer, s *search) []Hit {
 	if s.k <= 0 || len(s.q) == 0 {
 		return nil
@@ -233,8 +234,6 @@ func (p *pass) normSums(s *search) {
 	}
 }
 
-var cutByNorm = true
-
 // setCut moves the cut to i.
 func (p *pass) setCut(i int) {
 	p.cut = i
@@ -249,7 +248,7 @@ func (p *pass) setCut(i int) {
 
 // unseen bounds the score of a case that none of order[:i] touches.
 func (p *pass) unseen(i int) float64 {
-	if !p.cauchy || !cutByNorm {
+	if !p.cauchy {
 		return p.rem[i]
 	}
 	return min(p.rem[i], math.Sqrt(p.usum[i])*p.umax*(1+1e-6))
@@ -380,7 +379,7 @@ func (p *pass) fillTail() {
 // candidates only, per entry of the candidates' vectors left to read: a
 // posting costs a sequential read and a look-up in a small array, a vector
 // entry a look-up in the query's weights by key, spread over a large one.
-var refineCost = 4
+const refineCost = 4
 
 // refine reads the postings of the terms after the cut for the candidates,
 // one term at a time, largest bound first, while that costs less than
