@@ -181,32 +181,7 @@ func (w *blockWindow) run(lo, hi uint32) {
 		return // no case of the window can reach the bar
 	}
 	w.accumulate(lo, hi, ne)
-	// The non-essential terms with postings here: their bound for a case
-	// is the smaller of their window bounds summed and, by Cauchy–Schwarz,
-	// their norm times the case's norm. A case whose vector is shorter
-	// than they are many is completed from its vector instead of by
-	// seeking their postings.
-	var neBound, n2, e2 float64
-	active := 0
-	for i := range ne {
-		if c := &curs[i]; c.ub > 0 {
-			active++
-			dense[c.key] = c.w
-			n2 += c.wd * c.wd
-		}
-	}
-	for i := ne; i < len(curs); i++ {
-		if c := &curs[i]; c.ub > 0 {
-			e2 += c.wd * c.wd
-		}
-	}
-	if ne > 0 {
-		neBound = cum[ne-1]
-	}
-	b := normBound{n2: n2 * (1 + 1e-5)}
-	if e2 > 0 {
-		b.inv = 1 / e2
-	}
+	active, neBound, b := w.nonEssential(ne)
 	for wi, word := range bitset[:(hi-lo+63)/64] {
 		if word == 0 {
 			continue
@@ -244,6 +219,38 @@ func (w *blockWindow) run(lo, hi uint32) {
 	for i := range ne {
 		dense[curs[i].key] = 0
 	}
+}
+
+// nonEssential spreads the weights of the non-essential terms curs[:ne]
+// with postings in the window in sc.dense and returns how many they are and
+// their bounds for a case: the smaller of their window bounds summed and, by
+// Cauchy–Schwarz, their norm times the case's part over them (see
+// normBound; the other part is the essential terms'). A case whose vector
+// is shorter than they are many is completed from its vector instead of by
+// seeking their postings.
+func (w *blockWindow) nonEssential(ne int) (active int, sum float64, b normBound) {
+	curs, dense := w.curs, w.p.sc.dense
+	var n2, e2 float64
+	for i := range curs {
+		c := &curs[i]
+		switch {
+		case c.ub == 0:
+		case i < ne:
+			active++
+			dense[c.key] = c.w
+			n2 += c.wd * c.wd
+		default:
+			e2 += c.wd * c.wd
+		}
+	}
+	if ne > 0 {
+		sum = w.cum[ne-1]
+	}
+	b = normBound{n2: n2 * (1 + 1e-5)}
+	if e2 > 0 {
+		b.inv = 1 / e2
+	}
+	return active, sum, b
 }
 
 // normBound is the Cauchy–Schwarz bound of what some terms can add to a
