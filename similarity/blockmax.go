@@ -1,7 +1,6 @@
 package similarity
 
 import (
-	"math"
 	"math/bits"
 	"slices"
 )
@@ -86,9 +85,17 @@ func (c *cursor) seek(pdoc []uint32, d uint32) {
 		step *= 2
 	}
 	hi = min(hi, c.end)
-	// pdoc[lo] < d; the first ≥ d is in (lo, hi].
-	i, _ := slices.BinarySearch(pdoc[lo+1:hi], d)
-	c.pos = lo + 1 + i
+	// pdoc[lo] < d, and pdoc[hi] ≥ d or hi is the end: the first ≥ d is in
+	// (lo, hi]. (A plain loop: slices.BinarySearch costs twice as much.)
+	for hi-lo > 1 {
+		m := int(uint(lo+hi) >> 1)
+		if pdoc[m] < d {
+			lo = m
+		} else {
+			hi = m
+		}
+	}
+	c.pos = hi
 }
 
 // windowBound is the most c can add in the window [lo, hi): its weight
@@ -174,24 +181,7 @@ func (w *blockWindow) run(lo, hi uint32) {
 		return // no case of the window can reach the bar
 	}
 	w.accumulate(lo, hi, ne)
-	// The non-essential terms with postings here: their bound for a case
-	// is the smaller of their window bounds summed and, by Cauchy–Schwarz,
-	// their norm times the case's norm. A case whose vector is shorter
-	// than they are many is completed from its vector instead of by
-	// seeking their postings.
-	var neBound, n2 float64
-	active := 0
-	for i := range ne {
-		if c := &curs[i]; c.ub > 0 {
-			active++
-			dense[c.key] = c.w
-			n2 += c.wd * c.wd
-		}
-	}
-	if ne > 0 {
-		neBound = cum[ne-1]
-	}
-	neNorm := math.Sqrt(n2)
+	active, neBound, b := w.nonEssential(ne)
 	for wi, word := range bitset[:(hi-lo+63)/64] {
 		if word == 0 {
 			continue
@@ -204,7 +194,7 @@ func (w *blockWindow) run(lo, hi uint32) {
 			acc[x] = 0
 			doc := lo + x
 			score := float64(a)
-			if active > 0 && score+min(neBound, neNorm*float64(vnorm[doc])) < w.theta-slack {
+			if active > 0 && !b.reaches(w.theta-slack-score, neBound, score, vnorm[doc]) {
 				continue
 			}
 			if w.s.accept != nil && !w.s.accept(int(doc)) {
@@ -229,6 +219,63 @@ func (w *blockWindow) run(lo, hi uint32) {
 	for i := range ne {
 		dense[curs[i].key] = 0
 	}
+}
+
+// nonEssential spreads the weights of the non-essential terms curs[:ne]
+// with postings in the window in sc.dense and returns how many they are and
+// their bounds for a case: the smaller of their window bounds summed and, by
+// Cauchy–Schwarz, their norm times the case's part over them (see
+// normBound; the other part is the essential terms'). A case whose vector
+// is shorter than they are many is completed from its vector instead of by
+// seeking their postings.
+func (w *blockWindow) nonEssential(ne int) (active int, sum float64, b normBound) {
+	curs, dense := w.curs, w.p.sc.dense
+	var n2, e2 float64
+	for i := range curs {
+		c := &curs[i]
+		switch {
+		case c.ub == 0:
+		case i < ne:
+			active++
+			dense[c.key] = c.w
+			n2 += c.wd * c.wd
+		default:
+			e2 += c.wd * c.wd
+		}
+	}
+	if ne > 0 {
+		sum = w.cum[ne-1]
+	}
+	b = normBound{n2: n2 * (1 + 1e-5)}
+	if e2 > 0 {
+		b.inv = 1 / e2
+	}
+	return active, sum, b
+}
+
+// normBound is the Cauchy–Schwarz bound of what some terms can add to a
+// score: at most their norm times that of the case's part over them, which
+// is at most √(‖case‖² − (a/‖the others‖)²) when the other terms gave a.
+type normBound struct {
+	n2  float64 // the terms' norm, squared (rounded up)
+	inv float64 // 1/‖the others‖² (0 when they weigh nothing)
+}
+
+// reaches reports whether need (what a case lacks to reach the bar) is
+// within the smaller of sum (the terms' bounds summed) and the norm bound,
+// for a case of norm norm whose sum over the other terms is a.
+func (b normBound) reaches(need, sum, a float64, norm float32) bool {
+	if need <= 0 {
+		return true
+	}
+	if need > sum {
+		return false
+	}
+	x := float64(norm) * float64(norm)
+	if r := a - slack; r > 0 {
+		x -= r * r * b.inv
+	}
+	return need*need <= b.n2*x
 }
 
 // accumulate adds the postings of the essential terms curs[ne:] in the
@@ -273,10 +320,17 @@ func (w *blockWindow) complete(doc uint32, a float32, ne int) float64 {
 	return float64(a)
 }
 
-// useBlocks says whether a search takes the block-max traversal: pastes do.
-// Case-to-case searches (relate, dupes, the second stage of match) keep the
-// term-at-a-time MaxScore one: their queries are whole case vectors, whose
-// window bounds add up far above the bar, so nearly every term is essential
-// in every window and the global cut of MaxScore reads less. (A variable so
-// that tests and benchmarks can compare the two.)
-var useBlocks = func(s *search) bool { return s.prof == nil }
+// useBlocks says whether a search takes the block-max traversal: pastes do,
+// but for the longest. Case-to-case searches (relate, dupes, the second
+// stage of match) keep the term-at-a-time MaxScore one: their queries are
+// whole case vectors, whose window bounds add up far above the bar, so
+// nearly every term is essential in every window and the global cut of
+// MaxScore, with the norm bounds, reads less. A paste of more than
+// blockTerms keys is alike (a log paste: most of its terms are essential
+// somewhere in each window) and takes MaxScore too (measured in
+// eval/README.md). (A variable so that tests and benchmarks can compare the
+// two.)
+var useBlocks = func(s *search) bool { return s.prof == nil && len(s.q) <= blockTerms }
+
+// blockTerms is the most keys a paste searched by block-max has.
+const blockTerms = 128

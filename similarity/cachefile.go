@@ -41,7 +41,7 @@ import (
 
 const (
 	cacheMagic  = "CLINDEX\n"
-	cacheFormat = 6
+	cacheFormat = 7
 	headerSize  = 64
 	maxSections = 64
 )
@@ -398,6 +398,7 @@ func (ix *Index) putWeighted(e *cacheEnc) {
 	putProfile := func(p *profile) {
 		put(e, p.scale)
 		put(e, p.pmax)
+		put(e, p.unorm)
 	}
 	putWeights(ix.mw)
 	putWeights(ix.rw)
@@ -631,8 +632,10 @@ func (ix *Index) restoreWeighted(d *cacheDec) error {
 	}
 	ix.mw, ix.rw = takeWeights(), takeWeights()
 	takeProfile := func(views []float64, w *weights) *profile {
-		p := &profile{w: w, scale: takeLen[float32](d, n, "scales"), pmax: takeLen[float32](d, nkeys, "largest scaled")}
+		p := &profile{w: w, scale: takeLen[float32](d, n, "scales"), pmax: takeLen[float32](d, nkeys, "largest scaled"),
+			unorm: takeLen[float32](d, n, "profile norms")}
 		copy(p.views[:], views)
+		p.setUmax()
 		return p
 	}
 	copy(ix.pasteViews[:], misc[:NumViews])

@@ -3,6 +3,7 @@
 package similarity
 
 import (
+	"encoding/json"
 	"fmt"
 	"os"
 	"runtime"
@@ -28,9 +29,11 @@ func clock(id uintptr) time.Duration {
 // TestCPUTimes is a timing tool, not a check: with CASELINK_CPU_TIMES set to
 // a library file it times, in thread CPU time on one core (the search not
 // split), Match for the titles of 200 cases spread over the library (best of
-// 5 per paste), and Related for 200 cases, and prints mean, p50 and p99. On a
-// shared machine wall clock moves with the load; a thread's CPU time much
-// less. Run it with two builds one after the other to compare them.
+// 5 per paste), and Related for 200 cases, and prints mean, p50 and p99; with
+// CASELINK_CPU_PASTES set to a JSON Lines file of pastes (a judged set's
+// queries.jsonl) also Match for each of those. On a shared machine wall
+// clock moves with the load; a thread's CPU time much less. Run it with two
+// builds one after the other to compare them.
 func TestCPUTimes(t *testing.T) {
 	path := os.Getenv("CASELINK_CPU_TIMES")
 	if path == "" {
@@ -70,4 +73,30 @@ func TestCPUTimes(t *testing.T) {
 	}
 	report("match", func(d int) { ix.Match(Query{Text: strings.TrimSpace(ix.Case(d).Title.EN), K: 10}) })
 	report("related", func(d int) { ix.Related(d, 10, 0) })
+	if f := os.Getenv("CASELINK_CPU_PASTES"); f != "" {
+		texts := pasteTexts(t, f)
+		docs = docs[:0]
+		for i := range texts {
+			docs = append(docs, i)
+		}
+		report("match pastes", func(i int) { ix.Match(Query{Text: texts[i], K: 10}) })
+	}
+}
+
+// pasteTexts reads the "text" of every line of a JSON Lines file of pastes
+// (a judged set's queries.jsonl).
+func pasteTexts(t *testing.T, path string) []string {
+	b, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var texts []string
+	for _, line := range strings.Split(strings.TrimSpace(string(b)), "\n") {
+		var q struct{ Text string }
+		if err := json.Unmarshal([]byte(line), &q); err != nil {
+			t.Fatalf("%s: %v", path, err)
+		}
+		texts = append(texts, q.Text)
+	}
+	return texts
 }

@@ -103,8 +103,12 @@
 // changes a result. Case-to-case searches (relate, dupes, the second stage
 // of match) accumulate scores term at a time, largest contributions first,
 // and read low-impact terms only for the candidates that can still reach
-// the top k (MaxScore). A paste is searched by block-max MaxScore instead
-// (blockmax.go): postings keep the largest weight of each block of 64, and
+// the top k (MaxScore); a case-to-case score is the inner product of two
+// vectors of norm at most 1, so Cauchy–Schwarz on the terms left (their
+// norm, the case's own norm) bounds them too, which decides most cases when
+// the bar is high, as in the second stage of match or in relate, where each
+// search starts from a bar seeded by the pairs already found (seeds.go). A
+// paste is searched by block-max MaxScore instead (blockmax.go): postings keep the largest weight of each block of 64, and
 // in each window of cases only the terms whose bounds there can still lift
 // a case to the k-th best are read in full, so the long postings of common
 // words are mostly skipped. Ties break by case id. A search is a short

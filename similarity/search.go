@@ -22,7 +22,7 @@ type scorer struct {
 	touched []uint32
 	order   []qterm
 	rem     []float64
-	rem2    []float64
+	usum    []float64
 	kth     []Hit
 	tail    []qterm
 	cands   []cand
@@ -34,14 +34,21 @@ type scorer struct {
 	cum   []float64
 	wacc  []float32
 	wbits []uint64
+	// seedBar's cases and their scores.
+	seeds      []uint32
+	seedScores []float64
 }
 
 // cand is a case still in the running after the first phase of a search.
 type cand struct {
-	doc uint32
-	lb  float64 // its score so far (a lower bound)
-	f   float64 // its scale
+	doc  uint32
+	sc   float32 // its scale under the profile (1 for a paste)
+	lb   float64 // its score so far (a lower bound)
+	dfac float64 // its date prior's factor (1 without one)
 }
+
+// f is what multiplies c's sum in the accumulator to give its score.
+func (c cand) f() float64 { return float64(c.sc) * c.dfac }
 
 // extraHits are kept beyond k while searching, so that recomputing the final
 // scores exactly (which can move them by a rounding error) cannot push a
@@ -71,8 +78,9 @@ type search struct {
 	// to == 0 means all cases. Searches of disjoint ranges run in parallel.
 	from, to int
 	// bar, when above minScore, is a lower bound of the k-th best score
-	// known before the search starts (relate's, from pairs already scored):
-	// the search starts with it as its bar.
+	// known before the search starts: relate's, from pairs already scored
+	// (see seeds.go), or a paste's (see seedBar). The search starts with it
+	// as its bar; it changes no answer.
 	bar float64
 }
 
@@ -102,8 +110,9 @@ const slack = 1e-5
 // A run has named phases, each a method of pass: order the terms by the most
 // they can add (weighting), accumulate postings until the cut (traversal),
 // screen the touched cases through the filter and the date prior into the
-// top k or the candidates (collection), complete the candidates' sums, and
-// rescore the winners exactly.
+// top k or the candidates (collection), refine the candidates by reading the
+// terms after the cut for them only, complete the rest from their vectors,
+// and rescore the winners exactly.
 func (ix *Index) run(sc *scorer, s *search) []Hit {
 	if s.k <= 0 || len(s.q) == 0 {
 		return nil
@@ -124,9 +133,9 @@ func (ix *Index) run(sc *scorer, s *search) []Hit {
 	p.accumulate(s)
 	p.screen(s)
 	if p.cut < len(p.order) {
-		if ix.cheaperToAccumulate(p.cands, p.order[p.cut:], s) {
-			p.completeByPostings(s)
-		} else {
+		p.refine(s)
+		if p.cut < len(p.order) && len(p.cands) > 0 {
+			p.fillTail()
 			p.completeByVectors(s.k)
 		}
 	}
@@ -145,22 +154,27 @@ type pass struct {
 
 	order []qterm   // the query's terms, in the order orderTerms reads them
 	rem   []float64 // rem[i] bounds what the terms order[i:] can add to a score
-	// rem2[i], for a case-to-case search, is ‖a‖² of the terms order[i:]
-	// with a = weight/√(view weight): by Cauchy–Schwarz what they add is at
-	// most ‖a‖ times the case's vector with √(view weight) on its side, whose
-	// norm is at most 1 (see maxCaseNorm). Empty for a paste, and for a
-	// search without a seeded bar (see useNormBound).
-	rem2  []float64
+	// The Cauchy–Schwarz bound (see reaches): a score is the inner product
+	// of u, the query's weights divided by √view (a paste's as they are),
+	// with the case's vector under the profile, whose norm is unorm[case]
+	// (umax at most). usum[i] is ‖u‖² over order[i:] (usum[n+1+i] over
+	// order[:i]); without it (a query term in a view weighted 0) the bound
+	// is not used.
+	usum   []float64
+	unorm  []float32
+	umax   float64
+	cauchy bool
+	// The norm bound of the terms after the cut, against those before it;
+	// set by setCut.
+	nb    normBound
 	left  int     // postings in the search's range not yet read
 	cut   int     // order[:cut] are accumulated for every case; order[cut:] is the tail
 	theta float64 // the bar a case must clear: minScore, raised as the k-th best rises
 
-	touched  []uint32 // cases with a partial sum in sc.acc
-	tail     []qterm  // order[cut:] sorted by key
-	tailNorm float64  // ‖tail‖
-	tailMax  float64  // bound(cut): the most the tail adds to any case's score
-	cands    []cand   // cases that may still make the top k once their sums are complete
-	top      topHeap
+	touched []uint32 // cases with a partial sum in sc.acc
+	tail    []qterm  // order[cut:] sorted by key, their weights spread in sc.dense
+	cands   []cand   // cases that may still make the top k once their sums are complete
+	top     topHeap
 }
 
 // orderTerms sorts the query's terms by their upper bound (weight × largest
@@ -197,50 +211,60 @@ func (p *pass) orderTerms(s *search) {
 		p.left += hi - lo
 	}
 	p.order, p.rem, p.cut, p.theta = order, rem, len(order), max(s.minScore, s.bar)
-	p.rem2 = p.sc.rem2[:0]
-	if s.prof != nil && useNormBound && s.bar > 0 {
-		p.rem2 = suffixNorms(p.sc.rem2, order, s.prof)
-	}
+	p.normSums(s)
 }
 
-// useNormBound turns the Cauchy–Schwarz bound of case-to-case searches
-// (pass.rem2) on; tests turn it off to compare. It is used only by searches
-// that start with a seeded bar (relate's): with a low bar, as in the second
-// stage of match, it cuts too early and leaves more candidates to complete
-// than it saves (match p99 went from 3.1 to 5.4 ms at 100,000 cases).
-var useNormBound = true
-
-// maxCaseNorm bounds ‖b‖ for every case, b its vector under a profile with
-// √(view weight) on its side: each view is divided by at least its norm
-// (the tags' by their norm before the lift, whose square is the fill), and
-// the case's scale is 1/√(Σ view weight × (1 or the fill)), so ‖b‖ ≤ 1; the
-// margin covers float32 rounding. TestCaseNormsAreBounded checks it.
-const maxCaseNorm = 1 + 1e-5
-
-// suffixNorms returns, in dst's storage, the suffix sums of a² over order
-// (a = weight/√(view weight) under prof), or nothing when a term's view
-// weighs 0 (the bound does not hold for it).
-func suffixNorms(dst []float64, order []qterm, prof *profile) []float64 {
-	dst = slices.Grow(dst[:0], len(order)+1)[:len(order)+1]
-	dst[len(order)] = 0
-	for i := len(order) - 1; i >= 0; i-- {
-		vw := prof.views[keyView(order[i].key)]
-		if vw <= 0 {
-			return dst[:0]
+// normSums fills usum for the terms in order (see pass.usum).
+func (p *pass) normSums(s *search) {
+	n := len(p.order)
+	usum := slices.Grow(p.sc.usum[:0], 2*n+2)[:2*n+2]
+	p.usum, p.cauchy = usum, true
+	if s.prof != nil {
+		p.unorm, p.umax = s.prof.unorm, s.prof.umax
+	} else {
+		// The block-max traversal is the paste's; here only for tests and
+		// comparisons, it keeps the cut of the sums of bounds.
+		p.unorm, p.umax = p.wt.vnorm, math.Inf(1)
+	}
+	u2 := func(t qterm) float64 {
+		x := float64(t.w) * float64(t.w)
+		if s.prof == nil {
+			return x
 		}
-		a := float64(order[i].w)
-		dst[i] = dst[i+1] + a*a/vw
+		v := s.prof.views[keyView(t.key)]
+		if v <= 0 {
+			p.cauchy = false
+			return 0
+		}
+		return x / v
 	}
-	return dst
+	usum[n], usum[n+1] = 0, 0
+	for i := n - 1; i >= 0; i-- {
+		usum[i] = usum[i+1] + u2(p.order[i])
+	}
+	for i, t := range p.order {
+		usum[n+2+i] = usum[n+1+i] + u2(t)
+	}
 }
 
-// bound is the most the terms order[i:] can add to the score of a case
-// none of order[:i] has touched.
-func (p *pass) bound(i int) float64 {
-	if len(p.rem2) == 0 {
+// setCut moves the cut to i.
+func (p *pass) setCut(i int) {
+	p.cut = i
+	if !p.cauchy || i == len(p.order) {
+		return
+	}
+	p.nb = normBound{n2: p.usum[i] * (1 + 1e-5)}
+	if r := p.usum[len(p.order)+1+i]; r > 0 {
+		p.nb.inv = 1 / r
+	}
+}
+
+// unseen bounds the score of a case that none of order[:i] touches.
+func (p *pass) unseen(i int) float64 {
+	if !p.cauchy {
 		return p.rem[i]
 	}
-	return min(p.rem[i], math.Sqrt(p.rem2[i])*maxCaseNorm)
+	return min(p.rem[i], math.Sqrt(p.usum[i])*p.umax*(1+1e-6))
 }
 
 // accumulate adds the terms' postings into the accumulator, in order, until
@@ -254,8 +278,9 @@ func (p *pass) accumulate(s *search) {
 	for i, t := range p.order {
 		lo, hi := ix.span(t.key, s)
 		if i > 0 && hi-lo >= 64 {
-			if p.bound(i) < p.theta-slack {
-				p.cut = i
+			u := p.unseen(i)
+			if u < p.theta-slack {
+				p.setCut(i)
 				break
 			}
 			// Raising the bar costs a pass over the cases touched so far;
@@ -263,8 +288,8 @@ func (p *pass) accumulate(s *search) {
 			if p.rem[i] < 0.4*lastRem && len(touched) >= s.k && p.left > 2*len(touched) {
 				lastRem = p.rem[i]
 				p.theta = max(p.theta, ix.kthLowerBound(p.sc, touched, s))
-				if p.bound(i) < p.theta-slack {
-					p.cut = i
+				if u < p.theta-slack {
+					p.setCut(i)
 					break
 				}
 			}
@@ -310,56 +335,72 @@ func b2i(b bool) int {
 func (p *pass) screen(s *search) {
 	ix, acc := p.ix, p.sc.acc
 	all := p.cut == len(p.order)
-	if !all {
-		p.prepareTail()
-	}
 	cands := p.cands[:0]
 	for _, d := range p.touched {
 		doc := int(d)
-		a := float64(acc[d])
-		f := 1.0
+		sc := float32(1)
 		if s.prof != nil {
-			f = float64(s.prof.scale[doc])
+			sc = s.prof.scale[doc]
 		}
+		a := float64(acc[d]) * float64(sc)
 		// Most touched cases miss the bar. The date prior's factor is at most
 		// 1 and a bound only grows with the scale, so a case that misses it
 		// before the factor misses it after: it is dropped before the filter
 		// and the prior are looked up (random reads, most of the cost of a
 		// screen in relate).
-		if a >= 0 && (all && a*f < p.theta-slack || !all && p.misses(a*f, d, f)) {
+		if a >= 0 && (all && a < p.theta-slack || !all && !p.reaches(d, a, 1)) {
 			continue
 		}
 		if s.accept != nil && !s.accept(doc) {
 			continue
 		}
+		dfac := 1.0
 		if s.dated != nil {
-			f *= s.dated.factor(doc)
+			dfac = s.dated.factor(doc)
 		}
-		lb := a * f
+		c := cand{doc: d, sc: sc, dfac: dfac}
+		lb := float64(acc[d]) * c.f()
 		if all {
 			if lb >= p.theta-slack {
 				p.top.push(Hit{Doc: doc, ID: ix.ids[doc], Score: lb})
 			}
 			continue
 		}
-		if lb+p.tailBound(d, f) >= p.theta-slack {
-			cands = append(cands, cand{doc: d, lb: lb, f: f})
+		if p.reaches(d, a, dfac) {
+			c.lb = lb
+			cands = append(cands, c)
 		}
 	}
 	p.cands = cands
 }
 
-// prepareTail sorts the terms after the cut by key, takes their norm and
-// spreads their weights densely by key, for completing candidates.
-func (p *pass) prepareTail() {
+// reaches reports whether case d, whose scaled sum over order[:cut] is a
+// and whose date factor is dfac, can still reach the bar once the terms
+// order[cut:] are added. They add at most the sum of their upper bounds or,
+// by Cauchy–Schwarz, ‖u over order[cut:]‖ times the norm of the case's part
+// over them, the smaller. That part's norm is at most
+// √(‖case‖² − (a/‖u over order[:cut]‖)²): the part over order[:cut] gave a,
+// so it is at least that long (Cauchy–Schwarz again). Squares are compared,
+// so that no square root is taken.
+func (p *pass) reaches(d uint32, a, dfac float64) bool {
+	need := p.theta - slack
+	if dfac != 1 {
+		need /= dfac
+	}
+	need -= a
+	if !p.cauchy {
+		return need <= p.rem[p.cut]
+	}
+	return p.nb.reaches(need, p.rem[p.cut], a, p.unorm[d])
+}
+
+// fillTail sorts the terms after the cut by key and spreads their weights
+// densely by key, for completing candidates from their vectors.
+func (p *pass) fillTail() {
 	ix, sc := p.ix, p.sc
 	tail := append(p.tail, p.order[p.cut:]...)
 	slices.SortFunc(tail, func(a, b qterm) int { return cmp.Compare(a.key, b.key) })
-	var n2 float64
-	for _, t := range tail {
-		n2 += float64(t.w) * float64(t.w)
-	}
-	p.tail, p.tailNorm, p.tailMax = tail, math.Sqrt(n2), p.bound(p.cut)
+	p.tail = tail
 	if len(sc.dense) < len(ix.pstart)-1 {
 		sc.dense = make([]float32, len(ix.pstart)-1)
 	}
@@ -368,26 +409,21 @@ func (p *pass) prepareTail() {
 	}
 }
 
-// misses reports whether case d, of partial scaled sum x and scale f,
-// cannot reach the bar: x+tailBound(d, f) < bar, tested on the sum of the
-// tail's bounds first, which needs no read of the case's norm (rounding is
-// monotone, so the answer is the same either way).
-func (p *pass) misses(x float64, d uint32, f float64) bool {
-	bar := p.theta - slack
-	return x+p.tailMax < bar || x+p.tailNorm*float64(p.wt.vnorm[d])*f < bar
-}
+// refineCost is how many postings of the tail are worth reading, for the
+// candidates only, per entry of the candidates' vectors left to read: a
+// posting costs a sequential read and a look-up in a small array, a vector
+// entry a look-up in the query's weights by key, spread over a large one.
+const refineCost = 4
 
-// tailBound is the most the tail can add to case d's scaled sum: the sum of
-// the tail's upper bounds, or by Cauchy–Schwarz ‖tail‖·‖case‖, the smaller.
-func (p *pass) tailBound(d uint32, f float64) float64 {
-	return min(p.tailMax, p.tailNorm*float64(p.wt.vnorm[d])*f)
-}
-
-// completeByPostings finishes the candidates' sums by reading the tail's
-// postings, for the candidates only: the way when that costs less than
-// reading their vectors (typical of a short paste).
-func (p *pass) completeByPostings(s *search) {
+// refine reads the postings of the terms after the cut for the candidates,
+// one term at a time, largest bound first, while that costs less than
+// reading the candidates' vectors; after each term the cut moves past it,
+// and the candidates whose bound no longer reaches the bar are dropped.
+// When every term is read, the candidates' sums are final and go to the top
+// k; else completeByVectors finishes them.
+func (p *pass) refine(s *search) {
 	ix, sc := p.ix, p.sc
+	vec := p.vectors()
 	if len(sc.mark) < len(ix.cases) {
 		sc.mark = make([]bool, len(ix.cases))
 	}
@@ -395,8 +431,21 @@ func (p *pass) completeByPostings(s *search) {
 	for _, c := range p.cands {
 		mark[c.doc] = true
 	}
-	for _, t := range p.order[p.cut:] {
+	p.raiseBar(s.k)
+	// Rebounding costs a pass over the candidates: it is done once twice as
+	// many postings were read since the last one, and after the last term.
+	read := 0
+	for p.cut < len(p.order) && len(p.cands) > 0 {
+		t := p.order[p.cut]
 		lo, hi := ix.span(t.key, s)
+		if hi-lo > refineCost*vec {
+			if read > 0 {
+				vec = p.rebound(s.k)
+				read = 0
+				continue
+			}
+			break
+		}
 		w := t.w
 		docs, vals := ix.pdoc[lo:hi], p.wt.postings(t.key)[lo:hi]
 		for j, d := range docs {
@@ -404,13 +453,71 @@ func (p *pass) completeByPostings(s *search) {
 				acc[d] += w * vals[j]
 			}
 		}
-	}
-	for _, c := range p.cands {
-		mark[c.doc] = false
-		if score := float64(acc[c.doc]) * c.f; score >= p.theta-slack {
-			p.top.push(Hit{Doc: int(c.doc), ID: ix.ids[c.doc], Score: score})
+		p.setCut(p.cut + 1)
+		if read += hi - lo; read >= 2*len(p.cands) || p.cut == len(p.order) {
+			vec = p.rebound(s.k)
+			read = 0
 		}
 	}
+	last := p.cut == len(p.order)
+	for _, c := range p.cands {
+		mark[c.doc] = false
+		if last && c.lb >= p.theta-slack {
+			p.top.push(Hit{Doc: int(c.doc), ID: ix.ids[c.doc], Score: c.lb})
+		}
+	}
+	if last {
+		p.cands = p.cands[:0]
+	}
+}
+
+// rebound updates the candidates' sums after the cut moved and keeps those
+// that can still reach the bar (unmarking the others); it returns
+// vectors().
+func (p *pass) rebound(k int) int {
+	acc, mark := p.sc.acc, p.sc.mark
+	last := p.cut == len(p.order)
+	for i := range p.cands {
+		c := &p.cands[i]
+		c.lb = float64(acc[c.doc]) * c.f()
+	}
+	if !last {
+		p.raiseBar(k)
+	}
+	keep := p.cands[:0]
+	for _, c := range p.cands {
+		if last || p.reaches(c.doc, float64(acc[c.doc])*float64(c.sc), c.dfac) {
+			keep = append(keep, c)
+		} else {
+			mark[c.doc] = false
+		}
+	}
+	p.cands = keep
+	return p.vectors()
+}
+
+// raiseBar raises the bar to the k-th largest score so far of the
+// candidates, a lower bound of the k-th best final score (the terms left
+// only add), when there are many more candidates than k: then most of them
+// fall under it. (kthLowerBound does the same over the touched cases.)
+func (p *pass) raiseBar(k int) {
+	if len(p.cands) < 4*k {
+		return
+	}
+	h := topHeap{k: k, h: p.sc.kth[:0]}
+	for _, c := range p.cands {
+		if !h.full() || c.lb > h.worst().Score {
+			h.push(Hit{Score: c.lb})
+		}
+	}
+	p.sc.kth = h.h
+	p.theta = max(p.theta, h.worst().Score*(1-1e-6))
+}
+
+// vectors estimates the length of the candidates' vectors (the mean length
+// of a case's, times their number: their own lengths are random reads).
+func (p *pass) vectors() int {
+	return len(p.cands) * len(p.ix.vkey) / max(1, len(p.ix.cases))
 }
 
 // completeByVectors finishes the candidates' sums from their vectors, the
@@ -424,7 +531,7 @@ func (p *pass) completeByVectors(k int) {
 		p.completeVector(c)
 	}
 	for _, c := range p.cands[first:] {
-		if c.lb+p.tailMax >= p.theta-slack {
+		if c.lb+p.rem[p.cut] >= p.theta-slack {
 			p.completeVector(c)
 		}
 	}
@@ -433,10 +540,10 @@ func (p *pass) completeByVectors(k int) {
 // completeVector adds the tail to candidate c's sum from its vector, when
 // its bound still reaches the bar, and offers it to the top k.
 func (p *pass) completeVector(c cand) {
-	if c.lb+p.tailBound(c.doc, c.f) < p.theta-slack {
+	if !p.reaches(c.doc, float64(p.sc.acc[c.doc])*float64(c.sc), c.dfac) {
 		return
 	}
-	score := c.lb + p.ix.dotDense(p.sc.dense, int(c.doc), p.wt)*c.f
+	score := c.lb + p.ix.dotDense(p.sc.dense, int(c.doc), p.wt)*c.f()
 	if score < p.theta-slack {
 		return
 	}
@@ -457,7 +564,7 @@ func (p *pass) release() {
 		sc.acc[d] = 0
 	}
 	sc.cands = p.cands[:0]
-	sc.touched, sc.order, sc.rem, sc.rem2, sc.tail = p.touched[:0], p.order, p.rem, p.rem2, p.tail[:0]
+	sc.touched, sc.order, sc.rem, sc.usum, sc.tail = p.touched[:0], p.order, p.rem, p.usum, p.tail[:0]
 }
 
 // rescore recomputes the kept hits' scores canonically (see [Index.exact]),
@@ -490,12 +597,82 @@ var parallelMin = 20000
 func (ix *Index) search(s *search) []Hit {
 	n := len(ix.cases)
 	parts := min(runtime.GOMAXPROCS(0), n/(parallelMin/2))
+	sc := ix.getScorer()
+	if useSeeds && s.prof == nil {
+		s.bar = max(s.bar, ix.seedBar(sc, s))
+	}
 	if parts <= 1 {
-		sc := ix.getScorer()
 		defer ix.putScorer(sc)
 		return ix.run(sc, s)
 	}
+	ix.putScorer(sc)
 	return ix.searchParts(*s, parts)
+}
+
+// useSeeds turns seedBar on (tests turn it off to check that it changes no
+// result).
+var useSeeds = true
+
+// seedBar returns a lower bound of the k-th best score of the paste search
+// s (0 when it finds none): the k-th best exact score of a few cases likely
+// to score high, those of the block with the largest block maximum in the
+// postings of each of the query's heaviest terms. A traversal that starts
+// from it prunes from its first window on, instead of only once its own top
+// k has filled and risen; and each part of a split search starts from the
+// bar of the whole library instead of its own.
+func (ix *Index) seedBar(sc *scorer, s *search) float64 {
+	const terms = 2
+	var heavy [terms]qterm
+	ub := func(t qterm) float64 { return float64(t.w) * float64(ix.mw.pmax[t.key]) }
+	for _, t := range s.q {
+		for i := range heavy {
+			if heavy[i].w == 0 || ub(t) > ub(heavy[i]) {
+				copy(heavy[i+1:], heavy[i:terms-1])
+				heavy[i] = t
+				break
+			}
+		}
+	}
+	seeds := sc.seeds[:0]
+	for _, t := range heavy {
+		if t.w == 0 {
+			continue
+		}
+		lo, hi := ix.pstart[t.key], ix.pstart[t.key+1]
+		bmax := ix.mw.bmax[ix.bstart[t.key]:ix.bstart[t.key+1]]
+		b := 0
+		for i, m := range bmax {
+			if m > bmax[b] {
+				b = i
+			}
+		}
+		seeds = append(seeds, ix.pdoc[lo+b*blockSize:min(hi, lo+(b+1)*blockSize)]...)
+	}
+	slices.Sort(seeds)
+	seeds = slices.Compact(seeds)
+	if len(sc.dense) < len(ix.pstart)-1 {
+		sc.dense = make([]float32, len(ix.pstart)-1)
+	}
+	for _, t := range s.q {
+		sc.dense[t.key] = t.w
+	}
+	scores := sc.seedScores[:0]
+	for _, d := range seeds {
+		if s.accept == nil || s.accept(int(d)) {
+			scores = append(scores, ix.dotDense(sc.dense, int(d), ix.mw))
+		}
+	}
+	for _, t := range s.q {
+		sc.dense[t.key] = 0
+	}
+	sc.seeds, sc.seedScores = seeds, scores
+	if len(scores) < s.k {
+		return 0
+	}
+	slices.Sort(scores)
+	// A float32 sum of a few dozen products is within 1e-5 of the exact
+	// score, which is at most 1.
+	return min(scores[len(scores)-s.k], 1) * (1 - 1e-5)
 }
 
 // searchParts runs s over parts equal ranges of cases at once and merges
@@ -646,23 +823,6 @@ func (ix *Index) caseQuery(doc int, p *profile, dst []qterm) []qterm {
 // and b: the cosine of their weighted view vectors.
 func (ix *Index) CaseSimilarity(a, b int) float64 {
 	return ix.exact(ix.caseQuery(a, ix.rel, nil), b, ix.rel)
-}
-
-// cheaperToAccumulate reports whether reading the postings of the terms
-// left costs less than reading the vectors of the candidates.
-func (ix *Index) cheaperToAccumulate(cands []cand, left []qterm, s *search) bool {
-	post := 0
-	for _, t := range left {
-		lo, hi := ix.span(t.key, s)
-		post += hi - lo
-	}
-	vec := 0
-	for _, c := range cands {
-		if vec += ix.vstart[c.doc+1] - ix.vstart[c.doc]; vec > post {
-			return true
-		}
-	}
-	return false
 }
 
 // selectBest moves the n candidates with the largest partial scores to the

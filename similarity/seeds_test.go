@@ -119,9 +119,14 @@ func TestSeedsChangeNothing(t *testing.T) {
 	}
 }
 
-// maxCaseNorm bounds every case's vector with √(view weight) on its side,
-// whatever the weighting: the Cauchy–Schwarz cut of case-to-case searches
-// is exact only if it does. The largest norm is also close to it, so the
+// maxCaseNorm is the most a case's vector with √(view weight) on its side
+// may weigh (1, and float32 rounding).
+const maxCaseNorm = 1 + 1e-5
+
+// TestCaseNormsAreBounded checks, whatever the weighting, that each case's
+// vector with √(view weight) on its side is at most its profile norm
+// (unorm, which the Cauchy–Schwarz bounds of case-to-case searches use, and
+// umax their largest) and at most 1; the largest is close to 1, so the
 // bound could not be any tighter.
 func TestCaseNormsAreBounded(t *testing.T) {
 	cfgs := map[string]func(*Config){
@@ -146,9 +151,12 @@ func TestCaseNormsAreBounded(t *testing.T) {
 					x := float64(p.w.at(ix.vkey[j], j)) * float64(p.scale[d])
 					n2 += p.views[keyView(ix.vkey[j])] * x * x
 				}
+				if n := math.Sqrt(n2); n > float64(p.unorm[d]) {
+					t.Fatalf("%s: case %d norm %v over its profile norm %v", name, d, n, p.unorm[d])
+				}
 				largest = max(largest, math.Sqrt(n2))
 			}
-			if largest > maxCaseNorm || largest < 0.99 {
+			if largest > maxCaseNorm || largest < 0.99 || largest > p.umax {
 				t.Errorf("%s: largest case norm %v, bound %v", name, largest, maxCaseNorm)
 			}
 		}

@@ -469,6 +469,12 @@ type profile struct {
 	scale []float32
 	pmax  []float32
 	w     *weights // the weights it scores with
+	// unorm is each case's norm under the profile, ‖√view·w·scale‖ (at
+	// most 1), and umax the largest: a score is the inner product of two
+	// such vectors, so Cauchy–Schwarz bounds what unread terms can add
+	// (see pass.reaches).
+	unorm []float32
+	umax  float64
 }
 
 // newProfile computes the case scales for view weights w: ‖case‖² is the sum
@@ -494,7 +500,8 @@ func newProfile(w [NumViews]float64, tv tagView, wt *weights) *profile {
 	return p
 }
 
-// maxScaled computes the profile's pruning bounds from its weights' postings.
+// maxScaled computes the profile's pruning bounds from its weights' postings
+// and vectors.
 func (p *profile) maxScaled(ix *Index) {
 	p.pmax = make([]float32, len(ix.pstart)-1)
 	for k := range p.pmax {
@@ -502,6 +509,28 @@ func (p *profile) maxScaled(ix *Index) {
 		for j := ix.pstart[k]; j < ix.pstart[k+1]; j++ {
 			p.pmax[k] = max(p.pmax[k], vals[j]*p.scale[ix.pdoc[j]])
 		}
+	}
+	p.unorm = make([]float32, len(p.scale))
+	par.For(len(p.scale), 1024, func(_, lo, hi int) {
+		for d := lo; d < hi; d++ {
+			var n2 float64
+			for j := ix.vstart[d]; j < ix.vstart[d+1]; j++ {
+				k := ix.vkey[j]
+				x := float64(p.w.at(k, j))
+				n2 += p.views[keyView(k)] * x * x
+			}
+			// Rounded up, so that the bound stays one.
+			p.unorm[d] = float32(math.Sqrt(n2) * float64(p.scale[d]) * (1 + 1e-6))
+		}
+	})
+	p.setUmax()
+}
+
+// setUmax sets umax from unorm.
+func (p *profile) setUmax() {
+	p.umax = 0
+	for _, u := range p.unorm {
+		p.umax = max(p.umax, float64(u))
 	}
 }
 
