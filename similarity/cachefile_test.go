@@ -304,20 +304,10 @@ func TestCacheKeyParts(t *testing.T) {
 // explanations in the case's own words), relate and dupes, reading through
 // load only the cases asked for.
 func TestCacheLazyRoundTrip(t *testing.T) {
-	lib, err := caselib.LoadSeeds()
-	if err != nil {
-		t.Fatal(err)
-	}
-	cases := lib.Cases
-	for r := 1; r <= 3; r++ {
-		for _, c := range lib.Cases {
-			v := *c
-			v.ID = fmt.Sprintf("%s-v%d", c.ID, r)
-			v.Org = fmt.Sprintf("Org %d", r)
-			v.Date = fmt.Sprintf("202%d-0%d-1%d", r, r, r)
-			cases = append(cases, &v)
-		}
-	}
+	cases := seedCopies(t, 3, func(v *caselib.Case, r int) {
+		v.Org = fmt.Sprintf("Org %d", r)
+		v.Date = fmt.Sprintf("202%d-0%d-1%d", r, r, r)
+	})
 	docs := Documents(cases)
 	cfg := DefaultConfig()
 	built, err := Build(docs, cfg)
@@ -411,18 +401,7 @@ func TestCacheLazyRoundTrip(t *testing.T) {
 // A case that cannot be read, or reads as another, is reported by CaseErr
 // (the caller then builds afresh), and Case still returns its id.
 func TestCacheLazyReportsUnreadCases(t *testing.T) {
-	lib, err := caselib.LoadSeeds()
-	if err != nil {
-		t.Fatal(err)
-	}
-	cases := lib.Cases
-	for r := 1; r <= 2; r++ {
-		for _, c := range lib.Cases {
-			v := *c
-			v.ID = fmt.Sprintf("%s-v%d", c.ID, r)
-			cases = append(cases, &v)
-		}
-	}
+	cases := seedCopies(t, 2, nil)
 	docs := Documents(cases)
 	cfg := DefaultConfig()
 	_, _, path := saveAndOpen(t, docs, cfg)
@@ -470,18 +449,7 @@ func TestCacheLazyReportsUnreadCases(t *testing.T) {
 // without making the library's documents (CasesSum, OpenCacheCases) keys
 // and opens the same index as the documents do.
 func TestCacheOfCases(t *testing.T) {
-	lib, err := caselib.LoadSeeds()
-	if err != nil {
-		t.Fatal(err)
-	}
-	cases := lib.Cases
-	for r := 1; r <= 1100; r++ { // more than one hashing part of 4,096
-		for _, c := range lib.Cases {
-			v := *c
-			v.ID = fmt.Sprintf("%s-v%d", c.ID, r)
-			cases = append(cases, &v)
-		}
-	}
+	cases := seedCopies(t, 1100, nil) // more than one hashing part of 4,096
 	docs := Documents(cases)
 	if CasesSum(cases) != DocsSum(docs) {
 		t.Fatal("CasesSum differs from DocsSum of the cases' documents")
@@ -520,4 +488,27 @@ func TestCacheOfCases(t *testing.T) {
 	if _, err := OpenCacheCases(ownPath, CacheKey(own, cfg, "test"), ownCases, cfg); !errors.Is(err, ErrCacheStale) {
 		t.Errorf("documents of their own, opened for their cases: %v", err)
 	}
+}
+
+// seedCopies returns the seed cases followed by rounds copies of them, the
+// copies of round r with "-vR" added to their ids and then changed by
+// change (when not nil).
+func seedCopies(t testing.TB, rounds int, change func(v *caselib.Case, r int)) []*caselib.Case {
+	t.Helper()
+	lib, err := caselib.LoadSeeds()
+	if err != nil {
+		t.Fatal(err)
+	}
+	cases := lib.Cases
+	for r := 1; r <= rounds; r++ {
+		for _, c := range lib.Cases {
+			v := *c
+			v.ID = fmt.Sprintf("%s-v%d", c.ID, r)
+			if change != nil {
+				change(&v, r)
+			}
+			cases = append(cases, &v)
+		}
+	}
+	return cases
 }
