@@ -120,9 +120,9 @@ type cacheable struct {
 	build func() (*similarity.Index, error)
 }
 
-// casesLibrary indexes cases as their Documents, never holding those of
+// ofCases indexes cases as their Documents, never holding those of
 // the whole library at once (build shows progress).
-func casesLibrary(cases []*caselib.Case, cfg similarity.Config, build func() (*similarity.Index, error)) cacheable {
+func ofCases(cases []*caselib.Case, cfg similarity.Config, build func() (*similarity.Index, error)) cacheable {
 	return cacheable{
 		sum: func() [32]byte { return similarity.CasesSum(cases) },
 		open: func(path string, key [32]byte) (*similarity.Index, error) {
@@ -132,19 +132,30 @@ func casesLibrary(cases []*caselib.Case, cfg similarity.Config, build func() (*s
 	}
 }
 
+// ofDocuments indexes docs as given (serve's first build, which holds them
+// anyway).
+func ofDocuments(docs []similarity.Document, cfg similarity.Config) cacheable {
+	return cacheable{
+		sum: func() [32]byte { return similarity.DocsSum(docs) },
+		open: func(path string, key [32]byte) (*similarity.Index, error) {
+			return similarity.OpenCache(path, key, docs, cfg)
+		},
+		build: func() (*similarity.Index, error) { return similarity.Build(docs, cfg) },
+	}
+}
+
 // cachedIndex returns the index of lib with cfg: from the library's cache
 // file when one with the right key is there, else built (with progress)
 // and saved for next time. With off, or no cache file for the library, it
 // only builds. A file that cannot be used or saved is never an error: the
 // index is built, and saveErr says why the file was not written.
 func cachedIndex(paths []string, lib cacheable, cfg similarity.Config, off bool) (cached, error) {
-	build := lib.build
 	var r cached
 	if !off {
 		r.path = cacheFile(paths)
 	}
 	if r.path == "" {
-		ix, err := build()
+		ix, err := lib.build()
 		r.ix = ix
 		return r, err
 	}
@@ -154,7 +165,7 @@ func cachedIndex(paths []string, lib cacheable, cfg similarity.Config, off bool)
 		r.ix, r.state = ix, cacheUsed
 		return r, nil
 	}
-	ix, err := build()
+	ix, err := lib.build()
 	if err != nil {
 		return cached{}, err
 	}
@@ -189,7 +200,7 @@ func (e *env) indexed(c *cli.Context, cfg similarity.Config) (*caselib.Library, 
 	if err != nil {
 		return nil, cached{}, err
 	}
-	r, err := cachedIndex(o.paths, casesLibrary(lib.Cases, cfg, e.builder(lib.Cases, cfg)), cfg, off)
+	r, err := cachedIndex(o.paths, ofCases(lib.Cases, cfg, e.builder(lib.Cases, cfg)), cfg, off)
 	if err != nil {
 		return nil, r, err
 	}
@@ -212,13 +223,7 @@ func stampOptionsOf(c *cli.Context) (stampOptions, error) {
 // its cache file, like the CLI's, unless off.
 func cachedBuild(paths []string, off bool) func([]similarity.Document, similarity.Config) (*similarity.Index, error) {
 	return func(docs []similarity.Document, cfg similarity.Config) (*similarity.Index, error) {
-		r, err := cachedIndex(paths, cacheable{
-			sum: func() [32]byte { return similarity.DocsSum(docs) },
-			open: func(path string, key [32]byte) (*similarity.Index, error) {
-				return similarity.OpenCache(path, key, docs, cfg)
-			},
-			build: func() (*similarity.Index, error) { return similarity.Build(docs, cfg) },
-		}, cfg, off)
+		r, err := cachedIndex(paths, ofDocuments(docs, cfg), cfg, off)
 		if r.ix == nil {
 			return nil, err
 		}

@@ -452,14 +452,7 @@ func TestReloadWaitsForStillness(t *testing.T) {
 		mu.Unlock()
 		return caselib.LoadSeeds()
 	}
-	s, err := New(opts)
-	if err != nil {
-		t.Fatal(err)
-	}
-	ctx, cancel := context.WithCancel(context.Background())
-	done := make(chan struct{})
-	go func() { s.Watch(ctx); close(done) }()
-	defer func() { cancel(); <-done }()
+	s := watching(t, opts)
 	deadline := time.Now().Add(10 * time.Second)
 	for s.health().Reloads == 0 {
 		if time.Now().After(deadline) {
@@ -527,14 +520,7 @@ func TestReloadSkipsHalfWrittenFile(t *testing.T) {
 	os.WriteFile(path, []byte(strings.Join(lines(1), "\n")+"\n"), 0o644)
 	opts := testOptions(path)
 	opts.PollInterval = 40 * time.Millisecond
-	s, err := New(opts)
-	if err != nil {
-		t.Fatal(err)
-	}
-	ctx, cancel := context.WithCancel(context.Background())
-	done := make(chan struct{})
-	go func() { s.Watch(ctx); close(done) }()
-	defer func() { cancel(); <-done }()
+	s := watching(t, opts)
 
 	var fewest atomic.Int64
 	fewest.Store(n)
@@ -603,4 +589,18 @@ func serveLoopback(t *testing.T, opts Options) (*Server, net.Listener) {
 	go func() { done <- s.Serve(ctx, ln) }()
 	t.Cleanup(func() { cancel(); <-done })
 	return s, ln
+}
+
+// watching returns a server of opts whose Watch runs until the test ends.
+func watching(t *testing.T, opts Options) *Server {
+	t.Helper()
+	s, err := New(opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan struct{})
+	go func() { s.Watch(ctx); close(done) }()
+	t.Cleanup(func() { cancel(); <-done })
+	return s
 }
