@@ -124,6 +124,15 @@ type Config struct {
 	// best hit lends little. 0 turns the second stage off.
 	Expand float64
 
+	// ExpandGap scales the second stage by how sure the first pass is of
+	// its best hit: the stage's weight is Expand·min(1, (s1/r − 1)/(ExpandGap
+	// − 1)), where s1 is the best hit's first-pass score and r = s2·(1 −
+	// sim) its rival's, the second hit's score times how unlike the best it
+	// is. A best hit ExpandGap times above its rival gets the whole weight;
+	// one tied with a different case gets none. 0 (or 1) gives every first
+	// pass the whole weight.
+	ExpandGap float64
+
 	// ExpandPool is how many first-pass hits, and how many neighbours of
 	// the best hit, are re-ranked by the second stage.
 	ExpandPool int
@@ -141,6 +150,11 @@ type Config struct {
 	// one costs MAP on both SemEval sets (dev 0.7331 → 0.7254, train part 2
 	// 0.7431 → 0.7258), where the tags are broad forum categories.
 	RerankExpand bool
+
+	// OrgCap is how many of the first OrgCapTop hits of a match may be
+	// records of one organisation that the paste does not name (orgcap.go);
+	// the others move down just below them. 0 leaves the order alone.
+	OrgCap int
 
 	// Group: Date priors of relate and dupes.
 
@@ -185,6 +199,8 @@ func DefaultConfig() Config {
 		TagLift:        true,
 		Typos:          true,
 		Expand:         0.85,
+		ExpandGap:      1.3,
+		OrgCap:         3,
 		ExpandPool:     15,
 		RelateDate:     0.25,
 		RelateDays:     30,
@@ -248,8 +264,11 @@ func (c Config) Validate() error {
 			return fmt.Errorf("config: %s is %v, want a number in [0, 1]", f.name, f.x)
 		}
 	}
-	if !(c.K1 >= 0) || !(c.TextPrior >= 0) || c.ExpandPool < 0 {
-		return fmt.Errorf("config: K1 (%v), TextPrior (%v) and ExpandPool (%d) must not be negative", c.K1, c.TextPrior, c.ExpandPool)
+	if !(c.ExpandGap == 0 || c.ExpandGap >= 1) || math.IsInf(c.ExpandGap, 0) {
+		return fmt.Errorf("config: ExpandGap is %v, want 0 (off) or a ratio of at least 1", c.ExpandGap)
+	}
+	if !(c.K1 >= 0) || !(c.TextPrior >= 0) || c.ExpandPool < 0 || c.OrgCap < 0 {
+		return fmt.Errorf("config: K1 (%v), TextPrior (%v), ExpandPool (%d) and OrgCap (%d) must not be negative", c.K1, c.TextPrior, c.ExpandPool, c.OrgCap)
 	}
 	for _, ws := range []struct {
 		name string

@@ -214,6 +214,7 @@ func (ix *Index) Match(q Query) *Result {
 		hits = slices.DeleteFunc(hits, func(h Hit) bool { return h.Score < q.MinScore })
 	} else {
 		hits = slices.DeleteFunc(hits, func(h Hit) bool { return h.Score < q.MinScore || h.Score <= 0 })
+		hits = ix.capOrgs(hits, q.Text)
 	}
 	if len(hits) > k {
 		hits = hits[:k]
@@ -241,11 +242,23 @@ func (ix *Index) rerank(q []qterm, candidates []string, accept func(int) bool) [
 
 // expand is the second stage of match: it re-ranks the first-pass hits, and
 // the best hit's nearest neighbours, by a blend of their paste score and
-// their similarity to the best hit's full case vector (tags included).
+// their similarity to the best hit's full case vector (tags included), with
+// a weight that depends on how sure the first pass is (expandWeight).
 func (ix *Index) expand(res *Result, first []Hit, k, pool int, accept func(int) bool, rerankOnly bool) []Hit {
 	e := ix.cfg.Expand
 	best := first[0]
 	if e <= 0 || best.Score <= 0 {
+		return first
+	}
+	srcQ := ix.caseQuery(best.Doc, ix.exp, nil)
+	sims := make([]float64, len(first))
+	for i, h := range first {
+		sims[i] = 1
+		if h.Doc != best.Doc {
+			sims[i] = ix.exact(srcQ, h.Doc, ix.exp)
+		}
+	}
+	if e = ix.cfg.expandWeight(first, sims); e <= 0 {
 		return first
 	}
 	res.ExpandWeight = e
@@ -256,19 +269,17 @@ func (ix *Index) expand(res *Result, first []Hit, k, pool int, accept func(int) 
 	res.Expanded = []int{best.Doc}
 	res.likeID = best.ID
 	res.ExpandedWeight = []float64{best.Score}
-	srcQ := ix.caseQuery(best.Doc, ix.exp, nil)
-	final := func(h *Hit) {
+	final := func(h *Hit, sim float64) {
 		if h.Doc == best.Doc {
 			return // the best hit keeps its own paste score
 		}
-		sim := best.Score * ix.exact(srcQ, h.Doc, ix.exp)
-		h.Score = min(max((1-e)*h.First+e*sim, 0), 1)
+		h.Score = min(max((1-e)*h.First+e*best.Score*sim, 0), 1)
 	}
 	out := make([]Hit, len(first), len(first)+pool)
 	seen := make(map[int]bool, len(first)+pool)
 	for i, h := range first {
 		h.Stage = "query"
-		final(&h)
+		final(&h, sims[i])
 		out[i] = h
 		seen[h.Doc] = true
 	}
@@ -279,7 +290,7 @@ func (ix *Index) expand(res *Result, first []Hit, k, pool int, accept func(int) 
 				if !seen[h.Doc] {
 					s := ix.exact(res.paste.q, h.Doc, nil)
 					x := Hit{Doc: h.Doc, ID: h.ID, Score: s, First: s, Stage: "expand"}
-					final(&x)
+					final(&x, ix.exact(srcQ, h.Doc, ix.exp))
 					out = append(out, x)
 				}
 			}
@@ -289,16 +300,39 @@ func (ix *Index) expand(res *Result, first []Hit, k, pool int, accept func(int) 
 	return out
 }
 
+// expandWeight returns the weight e of the second stage for a first pass
+// whose hits have similarities sims to the best one: Config.Expand, scaled
+// by how sure the first pass is that its best hit is the one to lean on.
+// The second hit is its rival in proportion to how unlike the best it is,
+// s2·(1 − sim(best, second)): a best hit that stands ExpandGap times above
+// its rival gets the whole weight, one that scores alike with a different
+// case gets none (the first pass has not told which of the two is right,
+// and leaning the list on a wrong one would drag it), and one whose close
+// second is a case like itself keeps the whole weight, since both point the
+// same way.
+func (c Config) expandWeight(first []Hit, sims []float64) float64 {
+	e := c.Expand
+	if c.ExpandGap <= 1 || len(first) < 2 {
+		return e
+	}
+	rival := first[1].Score * (1 - sims[1])
+	if rival <= 0 {
+		return e
+	}
+	sure := (first[0].Score/rival - 1) / (c.ExpandGap - 1)
+	return e * min(1, max(0, sure))
+}
+
 // expandBound turns on neighbourBar (tests turn it off to check that it
 // changes no result).
 var expandBound = true
 
 // neighbourBar returns the least similarity to the best hit that a case
 // outside the first pass needs to reach the top k after the second stage,
-// given the final scores of the first-pass hits in scored: its own first-pass
-// score is at most the pool's last, and its similarity to any further best hit
-// at most 1. Searching for neighbours above it returns the same top k as
-// searching for all of them, with far less pruning work.
+// given the final scores of the first-pass hits in scored: its own
+// first-pass score is at most the pool's last, and its similarity to the
+// best hit at most 1. Searching for neighbours above it returns the same
+// top k as searching for all of them, with far less pruning work.
 func (ix *Index) neighbourBar(res *Result, scored, first []Hit, k, pool int) float64 {
 	if !expandBound || len(scored) < k {
 		return 0
