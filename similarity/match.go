@@ -252,15 +252,19 @@ func (ix *Index) expand(res *Result, first []Hit, k, pool int, accept func(int) 
 	}
 	srcQ := ix.caseQuery(best.Doc, ix.exp, nil)
 	sims := make([]float64, len(first))
-	for i, h := range first {
-		sims[i] = 1
-		if h.Doc != best.Doc {
-			sims[i] = ix.exact(srcQ, h.Doc, ix.exp)
-		}
+	sim := func(i int) {
+		sims[i] = ix.exact(srcQ, first[i].Doc, ix.exp)
+	}
+	if len(first) > 1 {
+		sim(1) // the rival's, which expandWeight needs
 	}
 	if e = ix.cfg.expandWeight(first, sims); e <= 0 {
 		return first
 	}
+	for i := 2; i < len(first); i++ {
+		sim(i)
+	}
+	sims[0] = 1
 	res.ExpandWeight = e
 	// A case's similarity to the best hit counts in proportion to how well
 	// that hit matched the paste: s(best)·sim(case, best) estimates the
