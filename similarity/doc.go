@@ -50,7 +50,11 @@
 // than the word written right. A second stage re-ranks the first hits by their similarity to the
 // best hit's full case vector ([Config.Expand]): a hit's score is
 // (1 − e)·its paste score + e·s(best)·sim(hit, best), and explanations keep
-// the two parts apart. An explanation names each term as the hit's case
+// the two parts apart. The weight e shrinks as the first pass grows unsure of
+// its best hit ([Config.ExpandGap]): a best hit tied with a different case
+// lends nothing, so one wrong hit cannot drag the list. Unless the paste
+// names an organisation, at most [Config.OrgCap] of the first five hits are
+// its records (orgcap.go). An explanation names each term as the hit's case
 // writes it, the paste's form beside it ("postgres (from
 // PostgresWriteErrors)", "primry→primary"), read from the case's text so
 // that it does not depend on which cases were loaded before (surface.go). A paste that comes with candidates
