@@ -1,0 +1,43 @@
+package curate
+
+// Band words: how far a person can trust a hit, the same words for every
+// kind of score.
+const (
+	// Strong: hits are right (judged related or better) at least 9 times
+	// in 10 on the judged sets.
+	Strong = "strong"
+	// Possible: worth reading; right about half the time or more.
+	Possible = "possible"
+	// Weak: shares words with the paste or the case, seldom more.
+	Weak = "weak"
+)
+
+// Thresholds are the lowest scores of the strong and possible bands of one
+// kind of score.
+type Thresholds struct {
+	Strong, Possible float64
+}
+
+// Band returns the band word of score s.
+func (t Thresholds) Band(s float64) string {
+	switch {
+	case s >= t.Strong:
+		return Strong
+	case s >= t.Possible:
+		return Possible
+	}
+	return Weak
+}
+
+// The bands of each kind of score, set from the precision measured on the
+// judged sets: eval/README.md, "Confidence bands", gives the figures and
+// the one command that measures them again after a change to the scoring.
+// Match and case-to-case scores differ in scale (a paste's score is its
+// BM25 share, a case's a cosine), so each kind has its own.
+var (
+	// MatchBands are those of match's paste scores.
+	MatchBands = Thresholds{Strong: 0.05, Possible: 0.03}
+	// CaseBands are those of case-to-case scores: relate, match --like and
+	// a case page's similar cases.
+	CaseBands = Thresholds{Strong: 0.17, Possible: 0.12}
+)
