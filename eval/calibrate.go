@@ -165,17 +165,19 @@ func Threshold(hits []GradedHit, target float64, minN int) float64 {
 	return best
 }
 
-// Silent reports, for the queries answered by hits, the share whose best hit
-// scores under possible: those a product says "nothing like this here"
-// about, with the count of queries. Queries with no hit at all count as
-// silent; qs gives the full list.
-func Silent(hits []GradedHit, qs []Query, possible float64) (share float64, silent, n int) {
-	best := map[string]float64{}
+// Silent reports, for the queries answered by hits, how many have no hit
+// that reaches (a product's "possible" band): those it says "nothing like
+// this here" about, with their share of qs. A query with no hit at all is
+// silent.
+func Silent(hits []GradedHit, qs []Query, reaches func(score float64) bool) (share float64, silent, n int) {
+	heard := map[string]bool{}
 	for _, h := range hits {
-		best[h.Query] = max(best[h.Query], h.Score)
+		if reaches(h.Score) {
+			heard[h.Query] = true
+		}
 	}
 	for _, q := range qs {
-		if best[q.ID] < possible {
+		if !heard[q.ID] {
 			silent++
 		}
 	}

@@ -29,6 +29,14 @@ a misspelt word is read as the library's word nearest to it ("primry→primary")
 its likeness to the best hit says how much of its score came from that; cases under --min-score
 are counted at the end, with how to see them.
 
+Each hit has a band, set from how often hits of its score were right on judged pastes:
+   strong    right at least 9 times in 10 (a paste scores 0.05 or more; a case --like, 0.17)
+   possible  right about half the time (from 0.03; --like, from 0.12)
+   weak      shares words, seldom more
+When no hit reaches possible, match says "nothing like this here: a new kind of incident?"
+instead of listing weak hits (--weak lists them). An --org the library does not write is read
+by its other names (Amazon Web Services, AWS, Amazon) or answered with the nearest one.
+
 Examples:
    caselink match "pods OOMKilled after rollout, only new pods get traffic"
    pbpaste | caselink match --cases ./library --top 3
@@ -39,6 +47,7 @@ Examples:
 			&cli.IntFlag{Name: "top", Aliases: []string{"n"}, Value: curate.MatchTop, Usage: "how many cases to show"},
 			&cli.Float64Flag{Name: "min-score", Value: curate.MatchMinScore, Usage: "hide cases scoring below this (0–1; batch mode: 0 unless given)"},
 			&cli.BoolFlag{Name: "json", Usage: "print JSON"},
+			&cli.BoolFlag{Name: "weak", Usage: "list the hits even when all are weak (by default match then says \"nothing like this here\")"},
 			&cli.BoolFlag{Name: "long", Aliases: []string{"l"}, Usage: "also show what fixed each case (its first remediation steps) and how long it took"},
 			&cli.BoolFlag{Name: "explain", Usage: "with --json: add each hit's stage, its largest score parts and the rest, and the score per view, and where the engine's weights came from"},
 			&cli.StringSliceFlag{Name: "org", Usage: "only cases of this organisation (repeatable)"},
@@ -142,15 +151,30 @@ func (env *env) matchPaste(c *cli.Context, ix *similarity.Index, text string, fi
 	if err := curate.CheckPaste(ix, text); err != nil {
 		return nil, usageError{err}
 	}
-	minScore := c.Float64("min-score")
-	res, hidden := curate.Match(ix, similarity.Query{Text: text, K: c.Int("top"), MinScore: minScore, Filter: filter})
-	out := serve.HitList{Hits: serve.MatchHits(ix, res, "en", c.Bool("explain")), Hidden: hidden, Weights: env.explainedWeights(c),
-		Note: curate.HiddenNote(hidden, minScore, "--min-score")}
+	filter, notes, err := curate.ResolveFilter(ix, filter, curate.CLIFlags)
+	if err != nil {
+		return nil, usageError{err}
+	}
+	q := similarity.Query{Text: text, K: c.Int("top"), MinScore: c.Float64("min-score"), Filter: filter}
+	out := serve.MatchAnswer(ix, q, "en", c.Bool("explain"), notes, "--min-score", "--top")
+	out.Weights = env.explainedWeights(c)
 	return func() error {
 		if c.Bool("json") {
 			return writeJSON(env.stdout, out)
 		}
-		if err := env.printHits(out.Hits, c.Bool("long")); err != nil {
+		for _, n := range out.Filters {
+			fmt.Fprintf(env.stdout, "%s\n", n)
+		}
+		if len(out.Filters) > 0 {
+			fmt.Fprintln(env.stdout)
+		}
+		if out.Novel && !c.Bool("weak") {
+			fmt.Fprintln(env.stdout, curate.NothingLike)
+			if len(out.Hits) > 0 {
+				h := out.Hits[0]
+				fmt.Fprintf(env.stdout, "   the best hit, %s, scores %.2f (weak): --weak lists the %d weak hit%s\n", h.ID, h.Score, len(out.Hits), plural(len(out.Hits)))
+			}
+		} else if err := env.printHits(out.Hits, c.Bool("long")); err != nil {
 			return err
 		}
 		if out.Note != "" {
@@ -160,12 +184,23 @@ func (env *env) matchPaste(c *cli.Context, ix *similarity.Index, text string, fi
 	}, nil
 }
 
+func plural(n int) string {
+	if n == 1 {
+		return ""
+	}
+	return "s"
+}
+
 // matchLike answers with the cases most like the case id, best first,
 // filtered.
 func (env *env) matchLike(c *cli.Context, ix *similarity.Index, id string, filter similarity.Filter) (func() error, error) {
 	d, ok := ix.Lookup(id)
 	if !ok {
 		return nil, usagef("--like: no case with id %q in the library", id)
+	}
+	filter, notes, err := curate.ResolveFilter(ix, filter, curate.CLIFlags)
+	if err != nil {
+		return nil, usageError{err}
 	}
 	top := c.Int("top")
 	k := top
@@ -184,7 +219,10 @@ func (env *env) matchLike(c *cli.Context, ix *similarity.Index, id string, filte
 	}
 	return func() error {
 		if c.Bool("json") {
-			return writeJSON(env.stdout, serve.HitList{Hits: hits, Weights: env.explainedWeights(c)})
+			return writeJSON(env.stdout, serve.HitList{Hits: hits, Weights: env.explainedWeights(c), Filters: notes})
+		}
+		for _, n := range notes {
+			fmt.Fprintf(env.stdout, "%s\n\n", n)
 		}
 		return env.printHits(hits, c.Bool("long"))
 	}, nil
@@ -244,7 +282,7 @@ func (env *env) printHits(hits []serve.Hit, long bool) error {
 		if i > 0 {
 			fmt.Fprintln(w)
 		}
-		head := fmt.Sprintf("%d  %.2f  %s  %s  %s", h.Rank, h.Score, h.ID, orDash(h.Date), orDash(h.Org))
+		head := fmt.Sprintf("%d  %.2f  %-8s  %s  %s  %s", h.Rank, h.Score, h.Band, h.ID, orDash(h.Date), orDash(h.Org))
 		fmt.Fprintf(w, "%s  %s\n", bold(head, col), cut(h.Title, width-len([]rune(head))-2))
 		if h.URL != "" {
 			fmt.Fprintf(w, "   %s\n", dim(h.URL, col))
@@ -317,6 +355,10 @@ func (env *env) matchBatch(c *cli.Context, ix *similarity.Index, path string, fi
 				path, q.line, q.ID, len(unknown), strings.Join(unknown, ", "))
 		}
 	}
+	filter, notes, err := curate.ResolveFilter(ix, filter, curate.CLIFlags)
+	if err != nil {
+		return nil, usageError{err}
+	}
 	// Batch mode feeds evaluation and triage lists: unless --min-score is
 	// given, every hit up to --top is returned, and a query with candidates
 	// gets all its candidates back, ranked.
@@ -327,10 +369,9 @@ func (env *env) matchBatch(c *cli.Context, ix *similarity.Index, path string, fi
 	out := make([]batchAnswer, len(qs))
 	par.Each(len(qs), func(i int) {
 		q := qs[i]
-		res, hidden := curate.Match(ix, similarity.Query{Text: q.Text, K: c.Int("top"), MinScore: minScore,
-			Candidates: q.Candidates, Filter: filter})
-		out[i] = batchAnswer{ID: q.ID, HitList: serve.HitList{Hits: serve.MatchHits(ix, res, "en", c.Bool("explain")), Weights: env.explainedWeights(c),
-			Hidden: hidden, Note: curate.HiddenNote(hidden, minScore, "--min-score")}}
+		out[i] = batchAnswer{ID: q.ID, HitList: serve.MatchAnswer(ix, similarity.Query{Text: q.Text, K: c.Int("top"), MinScore: minScore,
+			Candidates: q.Candidates, Filter: filter}, "en", c.Bool("explain"), notes, "--min-score", "--top")}
+		out[i].Weights = env.explainedWeights(c)
 	})
 	return func() error {
 		fmt.Fprint(env.stderr, warn.String())

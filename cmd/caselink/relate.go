@@ -98,6 +98,7 @@ func (out relateOutput) totals() string {
 type relateLink struct {
 	ID    string   `json:"id"`
 	Score *float64 `json:"score,omitempty"`
+	Band  string   `json:"band,omitempty"` // the score's confidence band (curate.CaseBands)
 	Link  string   `json:"link,omitempty"`
 }
 
@@ -115,7 +116,7 @@ func jsonLinks(out relateOutput) map[string][]relateLink {
 			} else if !slices.Contains(rc.Related, n.ID) {
 				link = "" // found, but not linked (it would need --replace room)
 			}
-			list = append(list, relateLink{ID: n.ID, Score: &score, Link: link})
+			list = append(list, relateLink{ID: n.ID, Score: &score, Band: curate.CaseBands.Band(score), Link: link})
 			listed[n.ID] = true
 		}
 		for _, id := range rc.Add {
@@ -368,9 +369,9 @@ func (env *env) printLinks(ix *similarity.Index, out relateOutput) error {
 		if o, ok := ix.Lookup(id); ok {
 			title = ix.Case(o).Title.EN
 		}
-		s := "    "
+		s := "              "
 		if v, ok := score[[2]string{from, id}]; ok {
-			s = fmt.Sprintf("%.2f", v)
+			s = fmt.Sprintf("%.2f  %-8s", v, curate.CaseBands.Band(v))
 		}
 		head := fmt.Sprintf("  %s %s  %s", mark, id, s)
 		fmt.Fprintf(w, "%s  %s\n", head, cut(title, width-len([]rune(head))-2))

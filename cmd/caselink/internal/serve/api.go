@@ -70,9 +70,14 @@ func (l *stringList) UnmarshalJSON(b []byte) error {
 
 // Hit is one case of a match or related answer.
 type Hit struct {
-	Rank  int      `json:"rank"`            // 1 for the best
-	ID    string   `json:"id"`              // case id
-	Score float64  `json:"score"`           // similarity, 0–1, 4 decimals
+	Rank  int     `json:"rank"`  // 1 for the best
+	ID    string  `json:"id"`    // case id
+	Score float64 `json:"score"` // similarity, 0–1, 4 decimals
+	// Band is how far the hit can be trusted, from the precision measured
+	// on judged sets for its kind of score: "strong" (right at least 9
+	// times in 10), "possible" (about half) or "weak" (see curate.MatchBands
+	// and curate.CaseBands).
+	Band  string   `json:"band"`
 	Date  string   `json:"date"`            // as in the case file; "" when unknown
 	Org   string   `json:"org"`             // organisation
 	Title string   `json:"title"`           // title in the answer's language (see [Lang])
@@ -116,6 +121,18 @@ type HitList struct {
 	// sentence, with how to see them. Both are absent when none were.
 	Hidden int    `json:"hidden,omitempty"`
 	Note   string `json:"note,omitempty"`
+	// More is how many cases scored above 0 but are not among the hits:
+	// those Hidden counts and those past the top (match only).
+	More int `json:"more,omitempty"`
+	// Novel is true when no hit of a match reaches the "possible" band:
+	// the front ends then say curate.NothingLike ("nothing like this here:
+	// a new kind of incident?") instead of listing the weak hits, which
+	// are still here.
+	Novel bool `json:"novel,omitempty"`
+	// Filters are notes on the filters: the names an organisation was read
+	// as, a domain filter that leaves out the cases without a domain tag,
+	// filters no case passes together.
+	Filters []string `json:"filters,omitempty"`
 	// Weights says, when explanations were asked for, where the engine's
 	// weights came from: the defaults, or a [weights] table that caselink
 	// tune wrote.
@@ -408,10 +425,33 @@ func (s *Server) apiMatch(w http.ResponseWriter, r *http.Request) {
 		writeError(w, http.StatusBadRequest, "%v", err)
 		return
 	}
+	filter, notes, err := curate.ResolveFilter(ix, q.Filter, curate.APIFields)
+	if err != nil {
+		writeError(w, http.StatusBadRequest, "%v", err)
+		return
+	}
+	q.Filter = filter
+	writeJSON(w, http.StatusOK, MatchAnswer(ix, q, lg, req.Explain, notes, `"min_score"`, `"top"`))
+}
+
+// MatchAnswer runs q on ix and gives the answer the API and match --json
+// share: the hits with their bands, titles in lang (and their score parts
+// when explain), how many cases that scored are not shown and why, whether
+// nothing reaches the possible band, and the filter notes. minFlag and
+// topFlag name the minimum score and the top k as the front end spells
+// them.
+func MatchAnswer(ix *similarity.Index, q similarity.Query, lang string, explain bool, notes []string, minFlag, topFlag string) HitList {
 	res, hidden := curate.Match(ix, q)
-	out := HitList{Hits: MatchHits(ix, res, lg, req.Explain), Hidden: hidden,
-		Note: curate.HiddenNote(hidden, q.MinScore, `"min_score"`)}
-	writeJSON(w, http.StatusOK, out)
+	more := curate.Unshown(ix, q, res)
+	out := HitList{Hits: MatchHits(ix, res, lang, explain), Hidden: hidden, More: more,
+		Note: curate.HiddenNote(more, hidden, q.MinScore, q.K, minFlag, topFlag), Filters: notes}
+	scores := make([]float64, len(res.Hits))
+	for i, h := range res.Hits {
+		scores[i] = h.Score
+	}
+	// Filters that keep no case scoring leave nothing to call new.
+	out.Novel = curate.Novel(scores...) && (q.Filter.IsZero() || len(res.Hits)+more > 0)
+	return out
 }
 
 func (s *Server) apiCases(w http.ResponseWriter, r *http.Request) {
@@ -771,6 +811,7 @@ func MatchHits(ix *similarity.Index, res *similarity.Result, lang string, explai
 		out[i] = NewHit(ix, i, h, ex, lang)
 		out[i].Stage = h.Stage
 		out[i].Split = curate.SplitOf(res, h)
+		out[i].Band = curate.MatchBands.Band(h.Score)
 		if explain {
 			out[i].Explain = curate.Explained(ex)
 		}
@@ -779,10 +820,11 @@ func MatchHits(ix *similarity.Index, res *similarity.Result, lang string, explai
 }
 
 // NewHit turns an engine hit at rank i (0-based), explained by ex, into an
-// API hit, its title in lang.
+// API hit, its title in lang, in the band of a case-to-case score (MatchHits
+// sets a paste's).
 func NewHit(ix *similarity.Index, i int, h similarity.Hit, ex similarity.Explanation, lang string) Hit {
 	c := ix.Case(h.Doc)
-	return Hit{Rank: i + 1, ID: h.ID, Score: similarity.RoundScore(h.Score), Date: c.Date, Org: c.Org, Title: c.Title.In(lang),
+	return Hit{Rank: i + 1, ID: h.ID, Score: similarity.RoundScore(h.Score), Band: curate.CaseBands.Band(h.Score), Date: c.Date, Org: c.Org, Title: c.Title.In(lang),
 		URL: c.URL, Why: nonNil(ex.Why(6)), Tags: nonNil(similarity.CaseTags(c)),
 		Remediation: nonNil(curate.Remedy(c, curate.RemedyLines)), ResolvedAfter: c.ResolvedAfter}
 }
