@@ -47,7 +47,7 @@ Examples:
 			&cli.IntFlag{Name: "top", Aliases: []string{"n"}, Value: curate.MatchTop, Usage: "how many cases to show"},
 			&cli.Float64Flag{Name: "min-score", Value: curate.MatchMinScore, Usage: "hide cases scoring below this (0–1; batch mode: 0 unless given)"},
 			&cli.BoolFlag{Name: "json", Usage: "print JSON"},
-			&cli.BoolFlag{Name: "weak", Usage: "list the hits even when all are weak (by default match then says \"nothing like this here\")"},
+			&cli.BoolFlag{Name: "weak", Usage: "list the hits even when all are weak (by default match then says \"nothing like this here\"; giving --min-score lists them too)"},
 			&cli.BoolFlag{Name: "long", Aliases: []string{"l"}, Usage: "also show what fixed each case (its first remediation steps) and how long it took"},
 			&cli.BoolFlag{Name: "explain", Usage: "with --json: add each hit's stage, its largest score parts and the rest, and the score per view, and where the engine's weights came from"},
 			&cli.StringSliceFlag{Name: "org", Usage: "only cases of this organisation (repeatable)"},
@@ -168,7 +168,8 @@ func (env *env) matchPaste(c *cli.Context, ix *similarity.Index, text string, fi
 		if len(out.Filters) > 0 {
 			fmt.Fprintln(env.stdout)
 		}
-		if out.Novel && !c.Bool("weak") {
+		// Asking for a --min-score is asking for the hits down to it.
+		if out.Novel && !c.Bool("weak") && !c.IsSet("min-score") {
 			fmt.Fprintln(env.stdout, curate.NothingLike)
 			if len(out.Hits) > 0 {
 				h := out.Hits[0]
@@ -282,7 +283,7 @@ func (env *env) printHits(hits []serve.Hit, long bool) error {
 		if i > 0 {
 			fmt.Fprintln(w)
 		}
-		head := fmt.Sprintf("%d  %.2f  %-8s  %s  %s  %s", h.Rank, h.Score, h.Band, h.ID, orDash(h.Date), orDash(h.Org))
+		head := fmt.Sprintf("%d  %.2f  %s  %-8s  %s  %s", h.Rank, h.Score, h.ID, h.Band, orDash(h.Date), orDash(h.Org))
 		fmt.Fprintf(w, "%s  %s\n", bold(head, col), cut(h.Title, width-len([]rune(head))-2))
 		if h.URL != "" {
 			fmt.Fprintf(w, "   %s\n", dim(h.URL, col))

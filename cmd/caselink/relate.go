@@ -98,8 +98,8 @@ func (out relateOutput) totals() string {
 type relateLink struct {
 	ID    string   `json:"id"`
 	Score *float64 `json:"score,omitempty"`
-	Band  string   `json:"band,omitempty"` // the score's confidence band (curate.CaseBands)
 	Link  string   `json:"link,omitempty"`
+	Band  string   `json:"band,omitempty"` // the score's confidence band (curate.CaseBands)
 }
 
 // jsonLinks returns out as relate --json prints it.
@@ -369,7 +369,7 @@ func (env *env) printLinks(ix *similarity.Index, out relateOutput) error {
 		if o, ok := ix.Lookup(id); ok {
 			title = ix.Case(o).Title.EN
 		}
-		s := "              "
+		s := "    "
 		if v, ok := score[[2]string{from, id}]; ok {
 			s = fmt.Sprintf("%.2f  %-8s", v, curate.CaseBands.Band(v))
 		}

@@ -449,8 +449,9 @@ func MatchAnswer(ix *similarity.Index, q similarity.Query, lang string, explain 
 	for i, h := range res.Hits {
 		scores[i] = h.Score
 	}
-	// Filters that keep no case scoring leave nothing to call new.
-	out.Novel = curate.Novel(scores...) && (q.Filter.IsZero() || len(res.Hits)+more > 0)
+	// A paste that shares no word with any case kept gets "no similar
+	// cases", as before: only weak hits make a "nothing like this".
+	out.Novel = curate.Novel(scores...) && len(res.Hits)+more > 0
 	return out
 }
 
