@@ -149,7 +149,9 @@ func TestBandsCalibrated(t *testing.T) {
 		}
 	}
 	reaches := func(s float64) bool { return !curate.Novel(s) }
-	atLeast := func(p float64) func(float64) bool { return func(s float64) bool { return s >= p } }
+	atLeast := func(p float64) func(float64) bool {
+		return func(s float64) bool { return curate.Thresholds{Strong: 1, Possible: p}.Band(s) != curate.Weak }
+	}
 	fmt.Fprintf(&b, "\n\"nothing like this here\" (best hit under possible)\n%-18s %14s %14s\n", "set", "in library", "removed")
 	for _, s := range sets {
 		_, inN, n := eval.Silent(s.match, s.qs, reaches)
@@ -164,9 +166,10 @@ func TestBandsCalibrated(t *testing.T) {
 			t.Errorf("%s: \"nothing like this\" for %d of %d pastes in the library, %d with their incidents removed", s.name, inN, n, outN)
 		}
 	}
-	fmt.Fprintf(&b, "\nsilent share by a possible threshold (each set: in library / removed)\n")
-	for p := 0.02; p <= 0.0801; p += 0.005 {
-		fmt.Fprintf(&b, "  %.3f", p)
+	fmt.Fprintf(&b, "\n\"nothing like this\" by the possible threshold (each set: share in library / removed)\n")
+	for i := 2; i <= 8; i++ {
+		p := float64(i) / 100
+		fmt.Fprintf(&b, "  %.2f", p)
 		for _, s := range sets {
 			in, _, _ := eval.Silent(s.match, s.qs, atLeast(p))
 			out, _, _ := eval.Silent(s.absent, s.qs, atLeast(p))
