@@ -22,7 +22,7 @@ func matchCommand(env *env) *cli.Command {
 		Name:      "match",
 		Usage:     "find the past cases most like what you see now",
 		ArgsUsage: "[TEXT…]  (no TEXT or - reads standard input)",
-		Description: `Paste alert lines, error messages or a Slack message; caselink prints the most similar
+		Description: fmt.Sprintf(`Paste alert lines, error messages or a Slack message; caselink prints the most similar
 past cases with a score (0–1: the share of the paste a case holds, BM25-style) and why they
 matched, in the case's own words with yours beside them ("postgres (from PostgresWriteErrors)");
 a misspelt word is read as the library's word nearest to it ("primry→primary"). A case lifted by
@@ -30,18 +30,20 @@ its likeness to the best hit says how much of its score came from that; cases un
 are counted at the end, with how to see them.
 
 Each hit has a band, set from how often hits of its score were right on judged pastes:
-   strong    right at least 9 times in 10 (a paste scores 0.05 or more; a case --like, 0.17)
-   possible  right about half the time (from 0.03; --like, from 0.12)
+   strong    right at least 9 times in 10 (a paste's score from %.2[1]f; --like's, from %.2[3]f)
+   possible  right about half the time (from %.2[2]f; --like's, from %.2[4]f)
    weak      shares words, seldom more
 When no hit reaches possible, match says "nothing like this here: a new kind of incident?"
-instead of listing weak hits (--weak lists them). An --org the library does not write is read
-by its other names (Amazon Web Services, AWS, Amazon) or answered with the nearest one.
+instead of listing weak hits (--weak or a --min-score lists them). "N more" counts every case
+the paste shares a word with. An --org the library does not write is read by its other names
+(Amazon Web Services, AWS, Amazon), or answered with the nearest of its organisations; a
+--domain no case has, with the tags it has.
 
 Examples:
    caselink match "pods OOMKilled after rollout, only new pods get traffic"
    pbpaste | caselink match --cases ./library --top 3
    caselink match --cases ./library --like IL-0191 --long   (more like this case)
-   caselink match --cases cases.jsonl --queries alerts.jsonl --json   (batch: one JSON line per query)`,
+   caselink match --cases cases.jsonl --queries alerts.jsonl --json   (batch: one JSON line per query)`, curate.MatchBands.Strong, curate.MatchBands.Possible, curate.CaseBands.Strong, curate.CaseBands.Possible),
 		Flags: []cli.Flag{
 			casesFlag, lenientFlag, noCacheFlag,
 			&cli.IntFlag{Name: "top", Aliases: []string{"n"}, Value: curate.MatchTop, Usage: "how many cases to show"},
