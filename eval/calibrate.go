@@ -140,20 +140,24 @@ func Bands(hits []GradedHit, n int) []ScoreBand {
 func roundTo(x float64, m float64) float64 { return float64(int64(x*m+0.5)) / m }
 
 // Threshold proposes the lowest score t, among the hits' own scores rounded
-// to 2 decimals, such that at every score bound from t up, the hits scoring
+// to 2 decimals (and hits banded by their rounded scores), such that at every score bound from t up, the hits scoring
 // at least that bound are right (graded ≥ 1) at least target of the time,
 // counting only bounds that keep minN hits or more (fewer are noise). It
 // returns 1 when no score qualifies: the band is then empty.
 func Threshold(hits []GradedHit, target float64, minN int) float64 {
+	// Scores are banded as shown, to 2 decimals.
+	shown := make([]GradedHit, len(hits))
 	var cands []float64
-	for _, h := range hits {
-		cands = append(cands, roundTo(h.Score, 100))
+	for i, h := range hits {
+		h.Score = roundTo(h.Score, 100)
+		shown[i] = h
+		cands = append(cands, h.Score)
 	}
 	slices.Sort(cands)
 	cands = slices.Compact(cands)
 	best := 1.0
 	for i := len(cands) - 1; i >= 0; i-- {
-		b := Precision(hits, cands[i], 2)
+		b := Precision(shown, cands[i], 2)
 		if b.N < minN {
 			continue
 		}

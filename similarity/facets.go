@@ -22,8 +22,9 @@ func (ix *Index) Domains(i int) []string {
 
 // Scored counts the cases that the paste of r scores above 0 and that q's
 // filter and exclusions keep: those sharing a term or an inferred tag with
-// the paste. It reads only the postings of the paste's keys, so that an
-// answer can say how many cases it did not show; r must be the result of
+// the paste, and r's hits (the second stage may add a case that shares
+// none). It reads only the postings of the paste's keys, so that an answer
+// can say how many cases it did not show; r must be the result of
 // ix.Match(q). A query of candidates counts its candidates scoring above 0.
 func (ix *Index) Scored(r *Result, q Query) int {
 	accept := ix.accept(q.Exclude, q.Filter)
@@ -38,6 +39,12 @@ func (ix *Index) Scored(r *Result, q Query) int {
 	}
 	seen := make([]uint64, (len(ix.ids)+63)/64)
 	n := 0
+	for _, h := range r.Hits {
+		if seen[h.Doc>>6]&(1<<(h.Doc&63)) == 0 {
+			seen[h.Doc>>6] |= 1 << (h.Doc & 63)
+			n++
+		}
+	}
 	for _, t := range r.paste.q {
 		if t.w <= 0 {
 			continue

@@ -1,6 +1,7 @@
 package serve
 
 import (
+	"io"
 	"net/http"
 	"strings"
 	"testing"
@@ -74,5 +75,30 @@ func TestSlackBands(t *testing.T) {
 	weak := AlertsAnswer{Alerts: []AlertHits{{Status: "firing", Hits: []Hit{{ID: "IL-0100", Title: "PostHog", Score: 0.02, Band: curate.Weak}}}}}
 	if m := s.slackMessage(msg, weak, "http://x").Text; !strings.Contains(m, curate.NothingLike) || !strings.Contains(m, "is weak (score 0.02)") {
 		t.Errorf("weak notification:\n%s", m)
+	}
+}
+
+// TestCasePageBands checks that a case page's similar cases show their band
+// (a case-to-case score's), in the page's language, not a bare number.
+func TestCasePageBands(t *testing.T) {
+	opts := testOptions()
+	opts.RelateMinScore = 0
+	_, ts := newTestServer(t, opts)
+	var v CaseView
+	do(t, http.DefaultClient, "GET", ts.URL+"/api/cases/IL-0100", "", &v)
+	if len(v.Related) == 0 || v.Related[0].Band != curate.CaseBands.Band(v.Related[0].Score) {
+		t.Fatalf("related %+v: want hits banded as case-to-case scores", v.Related)
+	}
+	for lang, word := range map[string]string{"en": v.Related[0].Band, "ko": pageLabels["ko"]["band-"+v.Related[0].Band]} {
+		resp, err := http.Get(ts.URL + "/cases/IL-0100?lang=" + lang)
+		if err != nil {
+			t.Fatal(err)
+		}
+		b := new(strings.Builder)
+		_, _ = io.Copy(b, resp.Body)
+		resp.Body.Close()
+		if want := `<div class="score ` + v.Related[0].Band + `"><span class="score-num band">` + word + `</span>`; !strings.Contains(b.String(), want) {
+			t.Errorf("case page ?lang=%s lacks %s", lang, want)
+		}
 	}
 }
