@@ -44,6 +44,12 @@ var (
 	// CaseBands are those of case-to-case scores: relate, match --like and
 	// a case page's similar cases.
 	CaseBands = Thresholds{Strong: 0.18, Possible: 0.12}
+	// DupesBands are those of the dupes score, where right means one
+	// incident: on the judged pairs of eval/README.md, "Dupes precision"
+	// (re-measured with caselink eval --dupes-judged), pairs from about
+	// 0.86 are one incident 12 times in 13 (and 54 in 58 of the check
+	// set's first 100), those from 0.7 (DupesThreshold) to 0.86 9 in 15.
+	DupesBands = Thresholds{Strong: 0.86, Possible: DupesThreshold}
 )
 
 // NothingLike is what match says instead of a list when no hit reaches the

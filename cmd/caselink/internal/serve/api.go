@@ -182,6 +182,9 @@ type DupePair struct {
 	A     DupeCase `json:"a"`
 	B     DupeCase `json:"b"`
 	Score float64  `json:"score"` // the dupes score, 0–1
+	// Band is how far the pair can be trusted to be one incident
+	// (curate.DupesBands): "strong", "possible" or "weak".
+	Band string `json:"band"`
 	// Similarity is the pair's text similarity, Event its same-event
 	// evidence (0 when none); Score joins them.
 	Similarity float64 `json:"similarity"`
@@ -656,7 +659,7 @@ func NewDupePair(ix *similarity.Index, p curate.DupePair, n int, lg string) Dupe
 	}
 	return DupePair{
 		A: NewDupeCase(ix.Case(p.A), lg), B: NewDupeCase(ix.Case(p.B), lg),
-		Score: similarity.RoundScore(p.Score), Similarity: similarity.RoundScore(p.Similarity),
+		Score: similarity.RoundScore(p.Score), Band: curate.DupesBands.Band(p.Score), Similarity: similarity.RoundScore(p.Similarity),
 		Event: similarity.RoundScore(p.Event.Score), Verdict: string(p.Verdict),
 		Evidence: nonNil(ev), Shared: nonNil(shared), Cluster: n,
 	}
