@@ -51,7 +51,7 @@ type FilterFlags struct{ Org, Domain, Since, Until string }
 // CLIFlags and APIFields are how the CLI and the API name the filters.
 var (
 	CLIFlags  = FilterFlags{"--org", "--domain", "--since", "--until"}
-	APIFields = FilterFlags{`"filters.org"`, `"filters.domain"`, `"filters.since"`, `"filters.until"`}
+	APIFields = FilterFlags{"filters.org", "filters.domain", "filters.since", "filters.until"}
 )
 
 // facets are the organisations and domain tags of a library, with their

@@ -143,6 +143,17 @@ func TestBrowserTrust(t *testing.T) {
 	}
 	shot(t, bctx, "match-weak.png")
 
+	// A filter that cannot keep a case says why, with the nearest
+	// organisation of the library.
+	run("an organisation the library does not have", chromedp.Navigate(ts.URL+"/"), chromedp.WaitVisible(chromedp.ID("paste")),
+		chromedp.SetValue(chromedp.ID("paste"), paste), chromedp.Click(chromedp.CSS("details.filters summary")),
+		chromedp.SetValue(chromedp.ID("f-org"), "Grafana Lab"), chromedp.Click(chromedp.ID("submit")),
+		chromedp.Poll[chromedp.Void](`document.getElementById('status').classList.contains('error')`, chromedp.WithPollingTimeout(10*time.Second)))
+	if s := text("#status"); !strings.Contains(s, `did you mean "Grafana Labs"?`) {
+		t.Errorf("unknown organisation: the page says %q", s)
+	}
+	shot(t, bctx, "match-org.png")
+
 	run("the page in Korean",
 		chromedp.Navigate(ts.URL+"/?lang=ko"), chromedp.WaitVisible(chromedp.ID("paste")),
 		chromedp.SetValue(chromedp.ID("paste"), paste),
