@@ -1,7 +1,6 @@
 package eval
 
 import (
-	"cmp"
 	"fmt"
 	"io"
 	"slices"
@@ -199,18 +198,4 @@ func WriteBands(w io.Writer, bands []ScoreBand) {
 		}
 		fmt.Fprintf(w, "%-15s %5d %8.2f %8.2f\n", fmt.Sprintf("%.3f–%s", b.Lo, hi), b.N, b.P1(), b.P2())
 	}
-}
-
-// SortHits orders graded hits by score, best first, then by query and rank:
-// a deterministic order for printing.
-func SortHits(hits []GradedHit) {
-	slices.SortFunc(hits, func(a, b GradedHit) int {
-		if c := cmp.Compare(b.Score, a.Score); c != 0 {
-			return c
-		}
-		if c := cmp.Compare(a.Query, b.Query); c != 0 {
-			return c
-		}
-		return cmp.Compare(a.Rank, b.Rank)
-	})
 }
