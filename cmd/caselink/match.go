@@ -158,7 +158,7 @@ func (env *env) matchPaste(c *cli.Context, ix *similarity.Index, text string, fi
 		return nil, usageError{err}
 	}
 	q := similarity.Query{Text: text, K: c.Int("top"), MinScore: c.Float64("min-score"), Filter: filter}
-	out := serve.MatchAnswer(ix, q, "en", c.Bool("explain"), notes, "--min-score", "--top")
+	out := serve.MatchAnswer(ix, q, "en", c.Bool("explain"), notes, curate.CLIFlags)
 	out.Weights = env.explainedWeights(c)
 	return func() error {
 		if c.Bool("json") {
@@ -219,6 +219,11 @@ func (env *env) matchLike(c *cli.Context, ix *similarity.Index, id string, filte
 			break
 		}
 		hits = append(hits, serve.NewHit(ix, len(hits), h, ix.ExplainPair(d, h.Doc), "en"))
+	}
+	if len(hits) == 0 {
+		if n := curate.EmptyFilterNote(ix, filter, curate.CLIFlags); n != "" {
+			notes = append(notes, n)
+		}
 	}
 	return func() error {
 		if c.Bool("json") {
@@ -373,7 +378,7 @@ func (env *env) matchBatch(c *cli.Context, ix *similarity.Index, path string, fi
 	par.Each(len(qs), func(i int) {
 		q := qs[i]
 		out[i] = batchAnswer{ID: q.ID, HitList: serve.MatchAnswer(ix, similarity.Query{Text: q.Text, K: c.Int("top"), MinScore: minScore,
-			Candidates: q.Candidates, Filter: filter}, "en", c.Bool("explain"), notes, "--min-score", "--top")}
+			Candidates: q.Candidates, Filter: filter}, "en", c.Bool("explain"), notes, curate.CLIFlags)}
 		out[i].Weights = env.explainedWeights(c)
 	})
 	return func() error {

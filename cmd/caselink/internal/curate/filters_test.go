@@ -50,7 +50,7 @@ func TestResolveFilter(t *testing.T) {
 		{orgs: []string{"Initech"}, wantErr: `its organisations with the most cases: AWS, Acme, Amazon, Google Cloud, Oracle Cloud Infrastructure (5 in all)`},
 		{doms: []string{"kubernets"}, wantErr: `--domain "kubernets": no case of the library has this domain tag; its domain tags: kubernetes`},
 		{doms: []string{"Kubernetes"}, wantNote: "--domain keeps only cases with a domain tag: 1 of the library's 6 cases have one"},
-		{orgs: []string{"Acme"}, since: "2030", wantOrgs: "Acme", wantNote: "no case of the library passes these filters together (--org keeps 1, --since 2030 keeps 0)"},
+		{orgs: []string{"Acme"}, since: "2030", wantOrgs: "Acme"},
 	} {
 		f, notes, err := curate.ResolveFilter(ix, similarity.Filter{Orgs: c.orgs, Domains: c.doms, Since: c.since}, curate.CLIFlags)
 		name := strings.Join(append(c.orgs, c.doms...), ",")
@@ -70,6 +70,20 @@ func TestResolveFilter(t *testing.T) {
 		if all := strings.Join(notes, "\n"); (c.wantNote == "") != (all == "") || !strings.Contains(all, c.wantNote) {
 			t.Errorf("%s: notes %q, want %q", name, all, c.wantNote)
 		}
+	}
+}
+
+// TestEmptyFilterNote checks that filters no case passes together say how
+// many each keeps, and that others say nothing.
+func TestEmptyFilterNote(t *testing.T) {
+	ix := orgLibrary(t)
+	f := similarity.Filter{Orgs: []string{"AWS", "Amazon"}, Since: "2030"}
+	if n := curate.EmptyFilterNote(ix, f, curate.CLIFlags); n != "no case of the library passes these filters together (--org keeps 3, --since 2030 keeps 0)" {
+		t.Errorf("note %q", n)
+	}
+	f.Since = "2020"
+	if n := curate.EmptyFilterNote(ix, f, curate.APIFields); n != "" {
+		t.Errorf("note %q for filters that keep 3 cases", n)
 	}
 }
 

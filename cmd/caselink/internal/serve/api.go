@@ -434,20 +434,25 @@ func (s *Server) apiMatch(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	q.Filter = filter
-	writeJSON(w, http.StatusOK, MatchAnswer(ix, q, lg, req.Explain, notes, `"min_score"`, `"top"`))
+	writeJSON(w, http.StatusOK, MatchAnswer(ix, q, lg, req.Explain, notes, curate.APIFields))
 }
 
 // MatchAnswer runs q on ix and gives the answer the API and match --json
 // share: the hits with their bands, titles in lang (and their score parts
 // when explain), how many cases that scored are not shown and why, whether
-// nothing reaches the possible band, and the filter notes. minFlag and
-// topFlag name the minimum score and the top k as the front end spells
-// them.
-func MatchAnswer(ix *similarity.Index, q similarity.Query, lang string, explain bool, notes []string, minFlag, topFlag string) HitList {
+// nothing reaches the possible band, and the filter notes (notes, then
+// whether the filters keep no case at all). flags name the options as the
+// front end spells them.
+func MatchAnswer(ix *similarity.Index, q similarity.Query, lang string, explain bool, notes []string, flags curate.Flags) HitList {
 	res, hidden := curate.Match(ix, q)
 	more := curate.Unshown(ix, q, res)
+	if len(res.Hits)+more == 0 {
+		if n := curate.EmptyFilterNote(ix, q.Filter, flags); n != "" {
+			notes = append(slices.Clip(notes), n) // notes may be shared by a batch's answers
+		}
+	}
 	out := HitList{Hits: MatchHits(ix, res, lang, explain), Hidden: hidden, More: more,
-		Note: curate.HiddenNote(more, hidden, q.MinScore, q.K, minFlag, topFlag), Filters: notes}
+		Note: curate.HiddenNote(more, hidden, q.MinScore, q.K, flags.MinScore, flags.Top), Filters: notes}
 	scores := make([]float64, len(res.Hits))
 	for i, h := range res.Hits {
 		scores[i] = h.Score
