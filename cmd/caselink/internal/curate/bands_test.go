@@ -152,11 +152,22 @@ func TestBandsCalibrated(t *testing.T) {
 	atLeast := func(p float64) func(float64) bool {
 		return func(s float64) bool { return curate.Thresholds{Strong: 1, Possible: p}.Band(s) != curate.Weak }
 	}
-	fmt.Fprintf(&b, "\n\"nothing like this here\" (best hit under possible)\n%-18s %14s %14s\n", "set", "in library", "removed")
+	fmt.Fprintf(&b, "\n\"nothing like this here\" (best hit under possible; hiding: of those in the library, with a right hit in the top 5)\n%-18s %14s %14s %8s\n", "set", "in library", "removed", "hiding")
 	for _, s := range sets {
 		_, inN, n := eval.Silent(s.match, s.qs, reaches)
 		_, outN, _ := eval.Silent(s.absent, s.qs, reaches)
-		fmt.Fprintf(&b, "%-18s %6d/%-3d %.2f %6d/%-3d %.2f\n", s.name, inN, n, float64(inN)/float64(n), outN, n, float64(outN)/float64(n))
+		heard, right := map[string]bool{}, map[string]bool{}
+		for _, h := range s.match {
+			heard[h.Query] = heard[h.Query] || reaches(h.Score)
+			right[h.Query] = right[h.Query] || (h.Rank <= 5 && h.Grade >= 1)
+		}
+		hiding := 0
+		for _, q := range s.qs {
+			if !heard[q.ID] && right[q.ID] {
+				hiding++
+			}
+		}
+		fmt.Fprintf(&b, "%-18s %6d/%-3d %.2f %6d/%-3d %.2f %8d\n", s.name, inN, n, float64(inN)/float64(n), outN, n, float64(outN)/float64(n), hiding)
 		if s.check {
 			strongRight("match, "+s.name, s.match, curate.MatchBands)
 		}
