@@ -16,6 +16,12 @@
 //     and dupes (Run, CheckSet), the precision and recall of dupes over
 //     thresholds (MeasureDupes, WriteDupesTable), and the ablation grid the
 //     defaults were chosen with (Grid, RunGrid, RunVariants).
+//   - The calibration of the confidence bands: the judged hits of a run
+//     with their scores (MatchHits, RelatedHits; Without leaves out each
+//     paste's own incidents, to ask about incidents the library lacks), the
+//     precision of a score band (Precision, Bands, WriteBands), the
+//     threshold from which hits stay right (Threshold) and how often no hit
+//     reaches a band (Silent).
 //   - Validation of differences: per-query and per-subject scores (Row's
 //     PerQuery, PerSubject, DupesPerSubject), percentile bootstrap intervals
 //     of a mean and paired intervals of a difference (Bootstrap, Intervals,

@@ -21,7 +21,9 @@ func dupesCommand(env *env) *cli.Command {
 first: the pairs whose dupes score is at least --threshold (default ` + fmt.Sprint(curate.DupesThreshold) + `), joined into one
 cluster per event, its best record (the fullest, most linked) first, with the evidence of its
 best pair. The terminal shows ` + fmt.Sprint(curate.DupesLimit) + ` clusters at a time (--limit, then --offset); --json lists
-every cluster with all its members and pairs unless --limit is given.
+every cluster with all its members and pairs unless --limit is given. Each cluster's score has
+its band: strong from ` + fmt.Sprint(curate.DupesBands.Strong) + ` (judged pairs there were one incident about 12 times in 13),
+possible from ` + fmt.Sprint(curate.DupesBands.Possible) + ` (about 6 in 10), weak below.
 
 The dupes score joins the pair's text similarity (discounted as their dates grow apart, and
 halved for two records of one organisation on different days: a status page's template on
@@ -50,7 +52,7 @@ Examples:
 			&cli.IntFlag{Name: "limit", Usage: "list at most `N` clusters (0: all)", DefaultText: fmt.Sprint(curate.DupesLimit) + " in the terminal, all with --json"},
 			&cli.IntFlag{Name: "offset", Usage: "skip the first `M` clusters of the list"},
 			&cli.BoolFlag{Name: "pending", Usage: "list only pairs without a decision (confirmed ones are listed, marked, otherwise)"},
-			&cli.BoolFlag{Name: "json", Usage: `print {"threshold","total","pairs","offset","clusters":[{"n","score","cases":[{"id","date","org","title","text","sources"}…],"pairs":[{"a","b","score","similarity","event","verdict","evidence","shared","cluster"}…],"links"}…]}: the clusters, their records best first, their pairs (a and b are records) and the pairs linking them to other clusters; records and pairs as /api/dupes gives them`},
+			&cli.BoolFlag{Name: "json", Usage: `print {"threshold","total","pairs","offset","clusters":[{"n","score","cases":[{"id","date","org","title","text","sources"}…],"pairs":[{"a","b","score","band","similarity","event","verdict","evidence","shared","cluster"}…],"links"}…]}: the clusters, their records best first, their pairs (a and b are records) and the pairs linking them to other clusters; records and pairs as /api/dupes gives them`},
 			&cli.StringSliceFlag{Name: "dismiss", Usage: "record that the two case ids `A B` are not duplicates (--dismiss A --dismiss B)"},
 			&cli.StringSliceFlag{Name: "confirm", Usage: "record that the two case ids `A B` are duplicates (--confirm A --confirm B)"},
 			&cli.StringSliceFlag{Name: "undo", Usage: "forget the decision about the two case ids `A B` (--undo A --undo B)"},
@@ -217,7 +219,7 @@ func (env *env) printDupes(l serve.DupeClusterList) error {
 		for _, c := range cl.Cases[:min(len(cl.Cases), 3)] {
 			ids = append(ids, c.ID)
 		}
-		head := fmt.Sprintf("%.2f  %s", cl.Score, strings.Join(ids, " ~ "))
+		head := fmt.Sprintf("%.2f  %-8s  %s", cl.Score, curate.DupesBands.Band(cl.Score), strings.Join(ids, " ~ "))
 		if n := len(cl.Cases); n > 3 {
 			head += fmt.Sprintf(" ~ %d more", n-3)
 		}

@@ -22,23 +22,34 @@ func matchCommand(env *env) *cli.Command {
 		Name:      "match",
 		Usage:     "find the past cases most like what you see now",
 		ArgsUsage: "[TEXT…]  (no TEXT or - reads standard input)",
-		Description: `Paste alert lines, error messages or a Slack message; caselink prints the most similar
+		Description: fmt.Sprintf(`Paste alert lines, error messages or a Slack message; caselink prints the most similar
 past cases with a score (0–1: the share of the paste a case holds, BM25-style) and why they
 matched, in the case's own words with yours beside them ("postgres (from PostgresWriteErrors)");
 a misspelt word is read as the library's word nearest to it ("primry→primary"). A case lifted by
 its likeness to the best hit says how much of its score came from that; cases under --min-score
 are counted at the end, with how to see them.
 
+Each hit has a band, set from how often hits of its score were right on judged pastes:
+   strong    right at least 9 times in 10 (a paste's score from %.2[1]f; --like's, from %.2[3]f)
+   possible  right about half the time (from %.2[2]f; --like's, from %.2[4]f)
+   weak      shares words, seldom more
+When no hit reaches possible, match says "nothing like this here: a new kind of incident?"
+instead of listing weak hits (--weak or a --min-score lists them). "N more" counts every case
+the paste shares a word with. An --org the library does not write is read by its other names
+(Amazon Web Services, AWS, Amazon), or answered with the nearest of its organisations; a
+--domain no case has, with the tags it has.
+
 Examples:
    caselink match "pods OOMKilled after rollout, only new pods get traffic"
    pbpaste | caselink match --cases ./library --top 3
    caselink match --cases ./library --like IL-0191 --long   (more like this case)
-   caselink match --cases cases.jsonl --queries alerts.jsonl --json   (batch: one JSON line per query)`,
+   caselink match --cases cases.jsonl --queries alerts.jsonl --json   (batch: one JSON line per query)`, curate.MatchBands.Strong, curate.MatchBands.Possible, curate.CaseBands.Strong, curate.CaseBands.Possible),
 		Flags: []cli.Flag{
 			casesFlag, lenientFlag, noCacheFlag,
 			&cli.IntFlag{Name: "top", Aliases: []string{"n"}, Value: curate.MatchTop, Usage: "how many cases to show"},
 			&cli.Float64Flag{Name: "min-score", Value: curate.MatchMinScore, Usage: "hide cases scoring below this (0–1; batch mode: 0 unless given)"},
 			&cli.BoolFlag{Name: "json", Usage: "print JSON"},
+			&cli.BoolFlag{Name: "weak", Usage: "list the hits even when all are weak (by default match then says \"nothing like this here\"; giving --min-score lists them too)"},
 			&cli.BoolFlag{Name: "long", Aliases: []string{"l"}, Usage: "also show what fixed each case (its first remediation steps) and how long it took"},
 			&cli.BoolFlag{Name: "explain", Usage: "with --json: add each hit's stage, its largest score parts and the rest, and the score per view, and where the engine's weights came from"},
 			&cli.StringSliceFlag{Name: "org", Usage: "only cases of this organisation (repeatable)"},
@@ -142,15 +153,31 @@ func (env *env) matchPaste(c *cli.Context, ix *similarity.Index, text string, fi
 	if err := curate.CheckPaste(ix, text); err != nil {
 		return nil, usageError{err}
 	}
-	minScore := c.Float64("min-score")
-	res, hidden := curate.Match(ix, similarity.Query{Text: text, K: c.Int("top"), MinScore: minScore, Filter: filter})
-	out := serve.HitList{Hits: serve.MatchHits(ix, res, "en", c.Bool("explain")), Hidden: hidden, Weights: env.explainedWeights(c),
-		Note: curate.HiddenNote(hidden, minScore, "--min-score")}
+	filter, notes, err := curate.ResolveFilter(ix, filter, curate.CLIFlags)
+	if err != nil {
+		return nil, usageError{err}
+	}
+	q := similarity.Query{Text: text, K: c.Int("top"), MinScore: c.Float64("min-score"), Filter: filter}
+	out := serve.MatchAnswer(ix, q, "en", c.Bool("explain"), notes, curate.CLIFlags)
+	out.Weights = env.explainedWeights(c)
 	return func() error {
 		if c.Bool("json") {
 			return writeJSON(env.stdout, out)
 		}
-		if err := env.printHits(out.Hits, c.Bool("long")); err != nil {
+		for _, n := range out.Filters {
+			fmt.Fprintf(env.stdout, "%s\n", n)
+		}
+		if len(out.Filters) > 0 {
+			fmt.Fprintln(env.stdout)
+		}
+		// Asking for a --min-score is asking for the hits down to it.
+		if out.Novel && !c.Bool("weak") && !c.IsSet("min-score") {
+			fmt.Fprintln(env.stdout, curate.NothingLike)
+			if len(out.Hits) > 0 {
+				h := out.Hits[0]
+				fmt.Fprintf(env.stdout, "   the best hit, %s, scores %.2f (weak): --weak lists the %d weak hit%s\n", h.ID, h.Score, len(out.Hits), plural(len(out.Hits)))
+			}
+		} else if err := env.printHits(out.Hits, c.Bool("long")); err != nil {
 			return err
 		}
 		if out.Note != "" {
@@ -160,12 +187,23 @@ func (env *env) matchPaste(c *cli.Context, ix *similarity.Index, text string, fi
 	}, nil
 }
 
+func plural(n int) string {
+	if n == 1 {
+		return ""
+	}
+	return "s"
+}
+
 // matchLike answers with the cases most like the case id, best first,
 // filtered.
 func (env *env) matchLike(c *cli.Context, ix *similarity.Index, id string, filter similarity.Filter) (func() error, error) {
 	d, ok := ix.Lookup(id)
 	if !ok {
 		return nil, usagef("--like: no case with id %q in the library", id)
+	}
+	filter, notes, err := curate.ResolveFilter(ix, filter, curate.CLIFlags)
+	if err != nil {
+		return nil, usageError{err}
 	}
 	top := c.Int("top")
 	k := top
@@ -182,9 +220,17 @@ func (env *env) matchLike(c *cli.Context, ix *similarity.Index, id string, filte
 		}
 		hits = append(hits, serve.NewHit(ix, len(hits), h, ix.ExplainPair(d, h.Doc), "en"))
 	}
+	if len(hits) == 0 {
+		if n := curate.EmptyFilterNote(ix, filter, curate.CLIFlags); n != "" {
+			notes = append(notes, n)
+		}
+	}
 	return func() error {
 		if c.Bool("json") {
-			return writeJSON(env.stdout, serve.HitList{Hits: hits, Weights: env.explainedWeights(c)})
+			return writeJSON(env.stdout, serve.HitList{Hits: hits, Weights: env.explainedWeights(c), Filters: notes})
+		}
+		for _, n := range notes {
+			fmt.Fprintf(env.stdout, "%s\n\n", n)
 		}
 		return env.printHits(hits, c.Bool("long"))
 	}, nil
@@ -244,7 +290,7 @@ func (env *env) printHits(hits []serve.Hit, long bool) error {
 		if i > 0 {
 			fmt.Fprintln(w)
 		}
-		head := fmt.Sprintf("%d  %.2f  %s  %s  %s", h.Rank, h.Score, h.ID, orDash(h.Date), orDash(h.Org))
+		head := fmt.Sprintf("%d  %.2f  %s  %-8s  %s  %s", h.Rank, h.Score, h.ID, h.Band, orDash(h.Date), orDash(h.Org))
 		fmt.Fprintf(w, "%s  %s\n", bold(head, col), cut(h.Title, width-len([]rune(head))-2))
 		if h.URL != "" {
 			fmt.Fprintf(w, "   %s\n", dim(h.URL, col))
@@ -317,6 +363,10 @@ func (env *env) matchBatch(c *cli.Context, ix *similarity.Index, path string, fi
 				path, q.line, q.ID, len(unknown), strings.Join(unknown, ", "))
 		}
 	}
+	filter, notes, err := curate.ResolveFilter(ix, filter, curate.CLIFlags)
+	if err != nil {
+		return nil, usageError{err}
+	}
 	// Batch mode feeds evaluation and triage lists: unless --min-score is
 	// given, every hit up to --top is returned, and a query with candidates
 	// gets all its candidates back, ranked.
@@ -327,10 +377,9 @@ func (env *env) matchBatch(c *cli.Context, ix *similarity.Index, path string, fi
 	out := make([]batchAnswer, len(qs))
 	par.Each(len(qs), func(i int) {
 		q := qs[i]
-		res, hidden := curate.Match(ix, similarity.Query{Text: q.Text, K: c.Int("top"), MinScore: minScore,
-			Candidates: q.Candidates, Filter: filter})
-		out[i] = batchAnswer{ID: q.ID, HitList: serve.HitList{Hits: serve.MatchHits(ix, res, "en", c.Bool("explain")), Weights: env.explainedWeights(c),
-			Hidden: hidden, Note: curate.HiddenNote(hidden, minScore, "--min-score")}}
+		out[i] = batchAnswer{ID: q.ID, HitList: serve.MatchAnswer(ix, similarity.Query{Text: q.Text, K: c.Int("top"), MinScore: minScore,
+			Candidates: q.Candidates, Filter: filter}, "en", c.Bool("explain"), notes, curate.CLIFlags)}
+		out[i].Weights = env.explainedWeights(c)
 	})
 	return func() error {
 		fmt.Fprint(env.stderr, warn.String())

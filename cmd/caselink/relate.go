@@ -17,7 +17,7 @@ func relateCommand(env *env) *cli.Command {
 	return &cli.Command{
 		Name:  "relate",
 		Usage: "fill every case's related list with its most similar cases",
-		Description: `Computes the most similar cases of every case (the score is their similarity, discounted
+		Description: fmt.Sprintf(`Computes the most similar cases of every case (the score is their similarity, discounted
 by up to a quarter for cases months or years apart). Without --write it is a dry run: it prints,
 per case, the links it would add (+), those already there (=) and those it would remove (-,
 only with --replace), and ends with "N to add, M to remove". With --write it writes them into
@@ -26,6 +26,10 @@ transaction, only the rows that change, skipping rows changed since read). Links
 present are kept unless --replace; running --write twice changes nothing the second time.
 --write also records the links it adds in .caselink-relate-links.tsv beside the library (a
 postgres:// library: the table <table>_caselink), so that caselink tune never learns from them.
+
+Each link shows its band, set from how often judged links of its score were right (the same
+scale as match --like): strong from %.2[1]f (right at least 9 times in 10), possible from %.2[2]f
+(about half), weak below.
 
 --symmetric adds the back-link of every link, on top of --top: a case many others link to
 can get more than --top links.
@@ -39,7 +43,7 @@ Examples:
    caselink relate --cases ./library --only IL-0400 --write
    caselink relate --cases ./library --new --write
    caselink relate --cases ./library --write --symmetric
-   caselink relate --cases cases.jsonl --json --top 10`,
+   caselink relate --cases cases.jsonl --json --top 10`, curate.CaseBands.Strong, curate.CaseBands.Possible),
 		Flags: []cli.Flag{
 			casesFlag, lenientFlag, noCacheFlag,
 			&cli.IntFlag{Name: "top", Aliases: []string{"n"}, Value: curate.RelateTop, Usage: "how many related cases per case (--symmetric back-links come on top of it)"},
@@ -49,7 +53,7 @@ Examples:
 			&cli.BoolFlag{Name: "symmetric", Usage: "make every link two-way"},
 			&cli.StringSliceFlag{Name: "only", Usage: "link only the case `ID` (repeatable), with back-links from the cases it is linked to"},
 			&cli.BoolFlag{Name: "new", Usage: "link only the cases whose related list is empty, with back-links"},
-			&cli.BoolFlag{Name: "json", Usage: `print {"CASE-ID":[{"id","score","link"}…]…}: each case's neighbours, best first, and what the run does with each link ("add", "keep", "remove")`},
+			&cli.BoolFlag{Name: "json", Usage: `print {"CASE-ID":[{"id","score","link","band"}…]…}: each case's neighbours, best first, what the run does with each link ("add", "keep", "remove"), and the score's band`},
 		},
 		Action: func(c *cli.Context) error { return env.relate(c) },
 	}
@@ -99,6 +103,7 @@ type relateLink struct {
 	ID    string   `json:"id"`
 	Score *float64 `json:"score,omitempty"`
 	Link  string   `json:"link,omitempty"`
+	Band  string   `json:"band,omitempty"` // the score's confidence band (curate.CaseBands)
 }
 
 // jsonLinks returns out as relate --json prints it.
@@ -115,7 +120,7 @@ func jsonLinks(out relateOutput) map[string][]relateLink {
 			} else if !slices.Contains(rc.Related, n.ID) {
 				link = "" // found, but not linked (it would need --replace room)
 			}
-			list = append(list, relateLink{ID: n.ID, Score: &score, Link: link})
+			list = append(list, relateLink{ID: n.ID, Score: &score, Band: curate.CaseBands.Band(score), Link: link})
 			listed[n.ID] = true
 		}
 		for _, id := range rc.Add {
@@ -370,7 +375,7 @@ func (env *env) printLinks(ix *similarity.Index, out relateOutput) error {
 		}
 		s := "    "
 		if v, ok := score[[2]string{from, id}]; ok {
-			s = fmt.Sprintf("%.2f", v)
+			s = fmt.Sprintf("%.2f  %-8s", v, curate.CaseBands.Band(v))
 		}
 		head := fmt.Sprintf("  %s %s  %s", mark, id, s)
 		fmt.Fprintf(w, "%s  %s\n", head, cut(title, width-len([]rune(head))-2))

@@ -6,6 +6,11 @@
 // one event each, a decision on a cluster applying to its pairs
 // (ListClusters, ClusterDecisions), the product defaults
 // both front ends share (thresholds, top k, and the checks of such options),
+// the confidence bands every hit is shown with and the "nothing like this
+// here" rule (MatchBands, CaseBands, DupesBands, Novel), the filters checked
+// against the library with organisation aliases and did-you-mean
+// (ResolveFilter, orgs.txt), the count of cases a match did not show
+// (Unshown, HiddenNote),
 // and what a hit shows of a past case (what fixed it, its explanation cut to
 // size).
 //

@@ -98,18 +98,37 @@ func Match(ix *similarity.Index, q similarity.Query) (res *similarity.Result, hi
 	return res, hidden
 }
 
-// HiddenNote is the line the CLI and the page show when the minimum score
-// hid cases: how many, and how to see them (flag names the CLI's flag or
-// the API's field).
-func HiddenNote(hidden int, minScore float64, flag string) string {
-	if hidden == 0 {
+// Unshown counts the cases that scored above 0 for q but are not among
+// the hits of res (the result of Match(ix, q)): those the minimum score hid
+// and those past the top k alike. "N more" then counts every case the paste
+// shares a word or an inferred tag with, not only the top k.
+func Unshown(ix *similarity.Index, q similarity.Query, res *similarity.Result) int {
+	return max(0, ix.Scored(res, q)-len(res.Hits))
+}
+
+// HiddenNote is the line the CLI and the page show when cases that scored
+// above 0 are not shown: more in all, hidden of them by the minimum score
+// within the top k, the rest past it; and how to see them (minFlag and
+// topFlag name the CLI's flags or the API's fields).
+func HiddenNote(more, hidden int, minScore float64, top int, minFlag, topFlag string) string {
+	if more == 0 && hidden == 0 {
 		return ""
 	}
+	more = max(more, hidden)
 	s := "s"
-	if hidden == 1 {
+	if more == 1 {
 		s = ""
 	}
-	return fmt.Sprintf("%d more case%s scored below %s %s: %s 0 shows them", hidden, s, flag, strconv.FormatFloat(minScore, 'f', -1, 64), flag)
+	ms := strconv.FormatFloat(minScore, 'f', -1, 64)
+	wider := min(max(2*top, 20), 100) // what the API allows
+	switch {
+	case more == hidden:
+		return fmt.Sprintf("%d more case%s scored below %s %s: %s 0 shows them", more, s, minFlag, ms, minFlag)
+	case hidden == 0:
+		return fmt.Sprintf("%d more case%s scored above 0, past the top %d: %s %d shows more", more, s, top, topFlag, wider)
+	}
+	return fmt.Sprintf("%d more cases scored above 0: %d below %s %s (%s 0 shows them), the rest past the top %d (%s %d shows more)",
+		more, hidden, minFlag, ms, minFlag, top, topFlag, wider)
 }
 
 // CheckPaste refuses a paste that gives the engine nothing to match: blank,

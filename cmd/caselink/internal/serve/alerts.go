@@ -190,8 +190,9 @@ type SlackMessage struct {
 
 // slackMessage writes one message for a firing group: its name and alert
 // count, then the few past cases most like its alerts (each case once, at
-// its best score), with score, why and links to the case page and the
-// case's own source.
+// its best score), with band, score, why and links to the case page and
+// the case's own source; when none is better than weak, that the incident
+// looks new (curate.NothingLike).
 func (s *Server) slackMessage(msg AlertmanagerMessage, ans AlertsAnswer, base string) SlackMessage {
 	best := map[string]Hit{}
 	for _, a := range ans.Alerts {
@@ -231,9 +232,16 @@ func (s *Server) slackMessage(msg AlertmanagerMessage, ans AlertsAnswer, base st
 		b.WriteString("no similar past incident in the library.")
 		return SlackMessage{Text: b.String()}
 	}
+	if hits[0].Band == curate.Weak {
+		// Weak hits share words, seldom more: the channel is told the
+		// incident looks new, and where the weak hits are.
+		h := hits[0]
+		fmt.Fprintf(&b, "%s The closest, <%s/cases/%s|%s>, is weak (score %.2f).", curate.NothingLike, base, url.PathEscape(h.ID), slackEscape(h.ID), h.Score)
+		return SlackMessage{Text: b.String()}
+	}
 	b.WriteString("similar past incidents")
 	for _, h := range hits {
-		fmt.Fprintf(&b, "\n• <%s/cases/%s|%s> %s (score %.2f)", base, url.PathEscape(h.ID), slackEscape(h.ID), slackEscape(h.Title), h.Score)
+		fmt.Fprintf(&b, "\n• <%s/cases/%s|%s> %s (%s, score %.2f)", base, url.PathEscape(h.ID), slackEscape(h.ID), slackEscape(h.Title), h.Band, h.Score)
 		if len(h.Why) > 0 {
 			fmt.Fprintf(&b, ": %s", slackEscape(strings.Join(h.Why[:min(len(h.Why), 5)], ", ")))
 		}

@@ -70,9 +70,14 @@ func (l *stringList) UnmarshalJSON(b []byte) error {
 
 // Hit is one case of a match or related answer.
 type Hit struct {
-	Rank  int      `json:"rank"`            // 1 for the best
-	ID    string   `json:"id"`              // case id
-	Score float64  `json:"score"`           // similarity, 0–1, 4 decimals
+	Rank  int     `json:"rank"`  // 1 for the best
+	ID    string  `json:"id"`    // case id
+	Score float64 `json:"score"` // similarity, 0–1, 4 decimals
+	// Band is how far the hit can be trusted, from the precision measured
+	// on judged sets for its kind of score: "strong" (right at least 9
+	// times in 10), "possible" (about half) or "weak" (see curate.MatchBands
+	// and curate.CaseBands).
+	Band  string   `json:"band"`
 	Date  string   `json:"date"`            // as in the case file; "" when unknown
 	Org   string   `json:"org"`             // organisation
 	Title string   `json:"title"`           // title in the answer's language (see [Lang])
@@ -116,6 +121,18 @@ type HitList struct {
 	// sentence, with how to see them. Both are absent when none were.
 	Hidden int    `json:"hidden,omitempty"`
 	Note   string `json:"note,omitempty"`
+	// More is how many cases scored above 0 but are not among the hits:
+	// those Hidden counts and those past the top (match only).
+	More int `json:"more,omitempty"`
+	// Novel is true when no hit of a match reaches the "possible" band:
+	// the front ends then say curate.NothingLike ("nothing like this here:
+	// a new kind of incident?") instead of listing the weak hits, which
+	// are still here.
+	Novel bool `json:"novel,omitempty"`
+	// Filters are notes on the filters: the names an organisation was read
+	// as, a domain filter that leaves out the cases without a domain tag,
+	// filters no case passes together.
+	Filters []string `json:"filters,omitempty"`
 	// Weights says, when explanations were asked for, where the engine's
 	// weights came from: the defaults, or a [weights] table that caselink
 	// tune wrote.
@@ -165,6 +182,9 @@ type DupePair struct {
 	A     DupeCase `json:"a"`
 	B     DupeCase `json:"b"`
 	Score float64  `json:"score"` // the dupes score, 0–1
+	// Band is how far the pair can be trusted to be one incident
+	// (curate.DupesBands): "strong", "possible" or "weak".
+	Band string `json:"band"`
 	// Similarity is the pair's text similarity, Event its same-event
 	// evidence (0 when none); Score joins them.
 	Similarity float64 `json:"similarity"`
@@ -408,10 +428,39 @@ func (s *Server) apiMatch(w http.ResponseWriter, r *http.Request) {
 		writeError(w, http.StatusBadRequest, "%v", err)
 		return
 	}
+	filter, notes, err := curate.ResolveFilter(ix, q.Filter, curate.APIFields)
+	if err != nil {
+		writeError(w, http.StatusBadRequest, "%v", err)
+		return
+	}
+	q.Filter = filter
+	writeJSON(w, http.StatusOK, MatchAnswer(ix, q, lg, req.Explain, notes, curate.APIFields))
+}
+
+// MatchAnswer runs q on ix and gives the answer the API and match --json
+// share: the hits with their bands, titles in lang (and their score parts
+// when explain), how many cases that scored are not shown and why, whether
+// nothing reaches the possible band, and the filter notes (notes, then
+// whether the filters keep no case at all). flags name the options as the
+// front end spells them.
+func MatchAnswer(ix *similarity.Index, q similarity.Query, lang string, explain bool, notes []string, flags curate.Flags) HitList {
 	res, hidden := curate.Match(ix, q)
-	out := HitList{Hits: MatchHits(ix, res, lg, req.Explain), Hidden: hidden,
-		Note: curate.HiddenNote(hidden, q.MinScore, `"min_score"`)}
-	writeJSON(w, http.StatusOK, out)
+	more := curate.Unshown(ix, q, res)
+	if len(res.Hits)+more == 0 {
+		if n := curate.EmptyFilterNote(ix, q.Filter, flags); n != "" {
+			notes = append(slices.Clip(notes), n) // notes may be shared by a batch's answers
+		}
+	}
+	out := HitList{Hits: MatchHits(ix, res, lang, explain), Hidden: hidden, More: more,
+		Note: curate.HiddenNote(more, hidden, q.MinScore, q.K, flags.MinScore, flags.Top), Filters: notes}
+	scores := make([]float64, len(res.Hits))
+	for i, h := range res.Hits {
+		scores[i] = h.Score
+	}
+	// A paste that shares no word with any case kept gets "no similar
+	// cases", as before: only weak hits make a "nothing like this".
+	out.Novel = curate.Novel(scores...) && len(res.Hits)+more > 0
+	return out
 }
 
 func (s *Server) apiCases(w http.ResponseWriter, r *http.Request) {
@@ -615,7 +664,7 @@ func NewDupePair(ix *similarity.Index, p curate.DupePair, n int, lg string) Dupe
 	}
 	return DupePair{
 		A: NewDupeCase(ix.Case(p.A), lg), B: NewDupeCase(ix.Case(p.B), lg),
-		Score: similarity.RoundScore(p.Score), Similarity: similarity.RoundScore(p.Similarity),
+		Score: similarity.RoundScore(p.Score), Band: curate.DupesBands.Band(p.Score), Similarity: similarity.RoundScore(p.Similarity),
 		Event: similarity.RoundScore(p.Event.Score), Verdict: string(p.Verdict),
 		Evidence: nonNil(ev), Shared: nonNil(shared), Cluster: n,
 	}
@@ -771,6 +820,7 @@ func MatchHits(ix *similarity.Index, res *similarity.Result, lang string, explai
 		out[i] = NewHit(ix, i, h, ex, lang)
 		out[i].Stage = h.Stage
 		out[i].Split = curate.SplitOf(res, h)
+		out[i].Band = curate.MatchBands.Band(h.Score)
 		if explain {
 			out[i].Explain = curate.Explained(ex)
 		}
@@ -779,10 +829,11 @@ func MatchHits(ix *similarity.Index, res *similarity.Result, lang string, explai
 }
 
 // NewHit turns an engine hit at rank i (0-based), explained by ex, into an
-// API hit, its title in lang.
+// API hit, its title in lang, in the band of a case-to-case score (MatchHits
+// sets a paste's).
 func NewHit(ix *similarity.Index, i int, h similarity.Hit, ex similarity.Explanation, lang string) Hit {
 	c := ix.Case(h.Doc)
-	return Hit{Rank: i + 1, ID: h.ID, Score: similarity.RoundScore(h.Score), Date: c.Date, Org: c.Org, Title: c.Title.In(lang),
+	return Hit{Rank: i + 1, ID: h.ID, Score: similarity.RoundScore(h.Score), Band: curate.CaseBands.Band(h.Score), Date: c.Date, Org: c.Org, Title: c.Title.In(lang),
 		URL: c.URL, Why: nonNil(ex.Why(6)), Tags: nonNil(similarity.CaseTags(c)),
 		Remediation: nonNil(curate.Remedy(c, curate.RemedyLines)), ResolvedAfter: c.ResolvedAfter}
 }

@@ -74,17 +74,19 @@ func TestBrowserTrust(t *testing.T) {
 	if !strings.Contains(lib, "oncall-library") || !strings.Contains(lib, "4 cases") || strings.Contains(lib, dir) {
 		t.Errorf("header %q: want the folder's base name and the case count, not %s", lib, dir)
 	}
-	if s := text("#results > li:first-child .score-num"); s != "100%" {
-		t.Errorf("best hit's score %q, want 100%% (scores relative to the best)", s)
-	}
-	if s := text("#results > li:nth-child(2) .score-num"); !strings.HasSuffix(s, "%") || s == "100%" {
-		t.Errorf("second hit's score %q, want a share of the best", s)
+	// Each hit shows its band, as the API gives it, never a share of the
+	// best hit (a weak best hit used to read 100%).
+	api := apiHitList(t, ts.URL, paste)
+	for i, h := range api.Hits[:2] {
+		sel := fmt.Sprintf("#results > li:nth-child(%d) .score-num", i+1)
+		if s := text(sel); s != h.Band || strings.Contains(s, "%") {
+			t.Errorf("hit %d shows %q, want its band %q", i+1, s, h.Band)
+		}
 	}
 	if s := text("#results > li:nth-child(2) .split"); !strings.Contains(s, "% from the paste") || !strings.Contains(s, "% like IL-0194") {
 		t.Errorf("second hit's split %q, want 'N%% from the paste, M%% like IL-0194'", s)
 	}
 	// The page says what the API says the minimum score hid.
-	api := apiHitList(t, ts.URL, paste)
 	if api.Hidden == 0 || len(api.Hits) < 2 {
 		t.Fatalf("the API shows %d hits and hides %d: the paste no longer tests hidden hits", len(api.Hits), api.Hidden)
 	}
@@ -117,6 +119,40 @@ func TestBrowserTrust(t *testing.T) {
 		t.Errorf("feedback recorded: %+v, %v; want IL-0194 helpful with the paste", fb, err)
 	}
 	shot(t, bctx, "match-en.png")
+
+	// A paste like nothing in the library: the page says so instead of
+	// listing weak hits, which one click lists, each called weak.
+	odd := "printer jammed, restart did not help, pods"
+	if a := apiHitList(t, ts.URL, odd); !a.Novel || len(a.Hits) == 0 {
+		t.Fatalf("the API answers %q with novel %v and %d hits: the paste no longer tests a novel answer", odd, a.Novel, len(a.Hits))
+	}
+	run("a paste like nothing here", chromedp.Navigate(ts.URL+"/"), chromedp.WaitVisible(chromedp.ID("paste")),
+		chromedp.SetValue(chromedp.ID("paste"), odd), chromedp.Click(chromedp.ID("submit")),
+		chromedp.WaitVisible(chromedp.ID("show-weak")))
+	if s := text("#status .novel"); s != "Nothing like this here: a new kind of incident?" {
+		t.Errorf("novel answer says %q", s)
+	}
+	if n := eval(`String(document.querySelectorAll('#results > li').length)`); n != "0" {
+		t.Errorf("novel answer lists %s hits before the click", n)
+	}
+	shot(t, bctx, "match-novel.png")
+	run("listing the weak hits", chromedp.Click(chromedp.ID("show-weak")),
+		chromedp.WaitVisible(chromedp.CSS("#results > li:first-child .hit")))
+	if s := text("#results > li:first-child .score-num"); s != "weak" {
+		t.Errorf("a weak hit shows %q", s)
+	}
+	shot(t, bctx, "match-weak.png")
+
+	// A filter that cannot keep a case says why, with the nearest
+	// organisation of the library.
+	run("an organisation the library does not have", chromedp.Navigate(ts.URL+"/"), chromedp.WaitVisible(chromedp.ID("paste")),
+		chromedp.SetValue(chromedp.ID("paste"), paste), chromedp.Click(chromedp.CSS("details.filters summary")),
+		chromedp.SetValue(chromedp.ID("f-org"), "Grafana Lab"), chromedp.Click(chromedp.ID("submit")),
+		chromedp.Poll[chromedp.Void](`document.getElementById('status').classList.contains('error')`, chromedp.WithPollingTimeout(10*time.Second)))
+	if s := text("#status"); !strings.Contains(s, `did you mean "Grafana Labs"?`) {
+		t.Errorf("unknown organisation: the page says %q", s)
+	}
+	shot(t, bctx, "match-org.png")
 
 	run("the page in Korean",
 		chromedp.Navigate(ts.URL+"/?lang=ko"), chromedp.WaitVisible(chromedp.ID("paste")),

@@ -28,9 +28,13 @@
     why: '이유', fixedBy: '해결', took: '소요', tags: '태그', more: (n) => `+${n}개 더`,
     resolvedAfter: (d) => `${d} 만에 해결`, source: '원문 ↗',
     sourceOf: (id) => `${id} 원문 (새 탭에서 열림)`,
-    relative: 'best 대비 점수 (0–1 점수는 괄호 안)',
+    band: { strong: '강함', possible: '가능성', weak: '약함' },
+    bandHelp: { strong: '이 정도 점수의 사례는 평가 세트에서 10번 중 9번 이상 맞았습니다', possible: '이 정도 점수의 사례는 절반 정도 맞았습니다', weak: '단어만 겹칩니다' },
+    novel: '여기에는 이와 비슷한 사례가 없습니다: 새로운 종류의 장애일까요?',
+    showWeak: (n) => `약한 사례 ${n}건 보기`,
     split: (p, l, id) => `점수: ${p}%는 붙여 넣은 내용에서, ${l}%는 ${id}와 비슷해서`,
     hidden: (n, min) => `${n}건이 최소 점수 ${min} 미만이라 숨겨졌습니다.`, showThem: '모두 보기',
+    moreScored: (n) => `0점보다 높은 사례가 ${n}건 더 있습니다.`,
     helpful: '도움이 됨', notHelpful: '도움이 안 됨', thanks: '고맙습니다: 기록했습니다.', feedbackFailed: '기록하지 못했습니다: ',
   } : {
     pasteFirst: 'Paste alert lines, error messages or a message first.',
@@ -41,14 +45,21 @@
     why: 'why', fixedBy: 'fixed by', took: 'took', tags: 'tags', more: (n) => `+${n} more`,
     resolvedAfter: (d) => `resolved after ${d}`, source: 'source ↗',
     sourceOf: (id) => `source of ${id} (opens in a new tab)`,
-    relative: 'score relative to the best hit (the 0–1 score in brackets)',
+    band: { strong: 'strong', possible: 'possible', weak: 'weak' },
+    bandHelp: { strong: 'hits of this score were right at least 9 times in 10 on judged pastes', possible: 'hits of this score were right about half the time', weak: 'shares words, seldom more' },
+    novel: 'Nothing like this here: a new kind of incident?',
+    showWeak: (n) => `Show the ${n} weak hit${n === 1 ? '' : 's'}`,
     split: (p, l, id) => `score: ${p}% from the paste, ${l}% like ${id}`,
     hidden: (n, min) => `${n} more case${n === 1 ? '' : 's'} scored below the minimum score ${min} and ${n === 1 ? 'is' : 'are'} not shown.`,
     showThem: 'Show them',
+    moreScored: (n) => `${n} more case${n === 1 ? '' : 's'} scored above 0.`,
     helpful: 'Helpful', notHelpful: 'Not helpful', thanks: 'Thanks: recorded.', feedbackFailed: 'Not recorded: ',
   };
-  // showAll asks for every hit, whatever it scores, until the paste changes.
+  // showAll asks for every hit, whatever it scores, until the paste changes;
+  // showWeak lists the hits of an answer whose hits are all weak.
   let showAll = false;
+  let showWeak = false;
+  let lastAnswer = null;
   let lastPaste = ''; // the paste the shown hits answer
 
   // feedback returns the Helpful / Not helpful buttons of a hit: each
@@ -77,7 +88,7 @@
     const box = el('p', { class: 'feedback' }, yes, ' ', no, ' ', note);
     return box;
   }
-  paste.addEventListener('input', () => { showAll = false; });
+  paste.addEventListener('input', () => { showAll = false; showWeak = false; });
 
   // Ctrl+Enter (Cmd+Enter on a Mac) submits from anywhere in the form.
   form.addEventListener('keydown', (e) => {
@@ -124,7 +135,8 @@
       });
       const data = await r.json().catch(() => ({ error: `HTTP ${r.status} ${r.statusText}` }));
       if (!r.ok) throw new Error(data.error || `HTTP ${r.status}`);
-      render(data.hits || [], performance.now() - t0, data.hidden || 0);
+      lastAnswer = { data, ms: performance.now() - t0 };
+      render(data, lastAnswer.ms);
     } catch (err) {
       if (err.name === 'AbortError') return;
       results.replaceChildren();
@@ -171,10 +183,6 @@
     return n;
   }
 
-  function level(score) {
-    return score >= 0.3 ? 'strong' : score >= 0.15 ? 'fair' : 'weak';
-  }
-
   function isTag(s) {
     return /^[a-z_]+:\S+$/.test(s) && !s.startsWith('like ');
   }
@@ -202,36 +210,54 @@
     return i < 0 ? tagOrder.length : i;
   }
 
-  // render shows the hits and, when the minimum score hid some, how many,
-  // with a button that shows them.
-  function render(hits, ms, nHidden) {
+  // render shows the hits of an answer with their bands; when none reaches
+  // "possible", that nothing like the paste is here, with a button to list
+  // the weak hits; and how many more cases scored, with a button that
+  // shows them.
+  function render(data, ms) {
+    const hits = data.hits || [];
+    const nHidden = data.hidden || 0;
+    const nMore = Math.max(data.more || 0, nHidden);
     results.replaceChildren();
-    hidden.hidden = !nHidden;
+    hidden.hidden = !nMore && !(data.filters || []).length;
     hidden.replaceChildren();
-    if (nHidden) {
+    for (const f of data.filters || []) hidden.append(el('span', { class: 'filter-note', text: f }), el('br'));
+    if (nMore) {
       const more = el('button', { type: 'button', class: 'link', id: 'show-hidden', text: L.showThem });
-      more.addEventListener('click', () => { showAll = true; form.requestSubmit(); });
-      hidden.append(L.hidden(nHidden, hidden.dataset.min), ' ', more);
+      more.addEventListener('click', () => {
+        showAll = true;
+        form.elements.top.value = '20';
+        form.requestSubmit();
+      });
+      hidden.append(nHidden === nMore ? L.hidden(nHidden, hidden.dataset.min) : L.moreScored(nMore), ' ', more);
+    }
+    if (data.novel && !showWeak) {
+      status.replaceChildren(el('span', { class: 'novel', text: L.novel }));
+      status.classList.remove('error');
+      if (hits.length) {
+        const weak = el('button', { type: 'button', class: 'link', id: 'show-weak', text: L.showWeak(hits.length) });
+        weak.addEventListener('click', () => { showWeak = true; render(lastAnswer.data, lastAnswer.ms); });
+        status.append(' ', weak);
+      }
+      return;
     }
     if (!hits.length) {
       showStatus(L.none, false);
       return;
     }
     showStatus(L.found(hits.length, Math.round(ms)), false);
-    // Scores of a paste run low (0.02–0.3): each is shown relative to the
-    // best hit, which is 100%, with the 0–1 score beside it.
-    const best = hits[0].score || 1;
+    // Each hit shows its band, set from how often hits of its score were
+    // right on judged pastes, with the 0–1 score under it: never a share of
+    // the best hit, which made a weak best hit look like 100%.
     for (const h of hits) {
       const why = h.why || [];
       const whySet = new Set(why.map((w) => w.toLowerCase()));
       const titleId = `hit-${h.rank}-title`;
 
-      const rel = Math.min(Math.max(h.score / best, 0), 1);
-      const score = el('div', { class: `score ${level(h.score)}`, title: L.relative },
-        el('span', { class: 'score-num', text: `${Math.round(rel * 100)}%` }),
-        el('span', { class: 'score-raw', text: `(${h.score.toFixed(2)})` }),
-        el('span', { class: 'bar', 'aria-hidden': 'true' },
-          el('span', { class: `w${Math.round(rel * 20) * 5}` })));
+      const band = h.band || 'weak';
+      const score = el('div', { class: `score ${band}`, title: L.bandHelp[band] },
+        el('span', { class: 'score-num band', text: L.band[band] }),
+        el('span', { class: 'score-raw', text: `(${h.score.toFixed(2)})` }));
 
       const title = el('h3', { id: titleId },
         el('a', { href: `/cases/${encodeURIComponent(h.id)}${langQuery}` }, ...highlight(h.title || h.id, why)));

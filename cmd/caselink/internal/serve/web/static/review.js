@@ -32,6 +32,7 @@
   const ko = document.documentElement.lang === 'ko';
   const langParam = ko ? '&lang=ko' : '';
   const L = ko ? {
+    band: { strong: '강함', possible: '가능성', weak: '약함' },
     undated: '날짜 없음', noOrg: '조직 없음', noTitle: '(제목 없음)', noText: '(본문 없음)',
     cluster: (n, records, pairs) => `묶음 ${n}: 한 사건의 기록 ${records}건, 쌍 ${pairs}개; 가장 나은 기록부터.`,
     doneSkipped: (n) => `검토할 쌍이 더 없습니다. ${n}쌍을 건너뛰었습니다 (다시 보려면 페이지를 새로 고치세요).`,
@@ -47,6 +48,7 @@
     evidence: (e) => e.replace(/^same source: /, '같은 출처: ').replace(/^same org: /, '같은 조직: ')
       .replace(/^same day$/, '같은 날').replace(/^(\d+) day\(s\) apart$/, '$1일 간격').replace(/^specific: /, '특이 단어: '),
   } : {
+    band: { strong: 'strong', possible: 'possible', weak: 'weak' },
     undated: 'undated', noOrg: 'no organisation', noTitle: '(no title)', noText: '(no text)',
     cluster: (n, records, pairs) => `Cluster ${n}: ${records} records of one event, ${pairs} pair(s); the best record first.`,
     doneSkipped: (n) => `No more pairs to review; ${n} skipped (reload the page to see them again).`,
@@ -150,7 +152,9 @@
       return;
     }
     pane.hidden = false;
-    document.getElementById('pair-score').textContent = p.score.toFixed(2);
+    // The band says how far to trust the pair to be one incident; the
+    // score follows it.
+    document.getElementById('pair-score').textContent = `${L.band[p.band] || p.band} ${p.score.toFixed(2)}`;
     document.getElementById('pair-ids').textContent = `${p.a.id} ~ ${p.b.id}`;
     caseBlock(document.getElementById('case-a'), p.a, p.shared || []);
     caseBlock(document.getElementById('case-b'), p.b, p.shared || []);
