@@ -18,15 +18,6 @@ import (
 // keeps varied: what a person reads first.
 const OrgCapTop = 5
 
-// orgOf returns the organisation of the case at position i, read without
-// loading the case of an index opened by OpenCacheLazy.
-func (ix *Index) orgOf(i int) string {
-	if ix.lazy != nil {
-		return ix.lazy.org.at(i)
-	}
-	return ix.cases[i].Org
-}
-
 // capOrgs reorders hits (best first) so that no organisation the paste
 // does not name has more than Config.OrgCap of the first OrgCapTop.
 func (ix *Index) capOrgs(hits []Hit, text string) []Hit {
@@ -58,7 +49,7 @@ func (ix *Index) capOrgs(hits []Hit, text string) []Hit {
 			out := append(top, moved...)
 			return append(out, hits[i:]...)
 		}
-		org := strings.ToLower(strings.TrimSpace(ix.orgOf(h.Doc)))
+		org := strings.ToLower(strings.TrimSpace(ix.Org(h.Doc)))
 		if org != "" && count[org] >= limit && !named(org) {
 			moved = append(moved, h)
 			continue
