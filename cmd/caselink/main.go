@@ -57,7 +57,7 @@ func (e failure) Unwrap() error { return e.err }
 func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	env := &env{stdin: stdin, stdout: stdout, stderr: stderr}
 	app := newApp(env)
-	err := app.Run(args)
+	err := app.Run(flagsFirst(app, args))
 	if err == nil {
 		return exitOK
 	}
