@@ -10,6 +10,7 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/rogpeppe/go-internal/testscript"
 
@@ -21,6 +22,22 @@ var update = flag.Bool("update", false, "rewrite the expected output in testdata
 func TestMain(m *testing.M) {
 	testscript.Main(pgtest.Wrap(m), map[string]func(){
 		"caselink": func() { os.Exit(run(os.Args, os.Stdin, os.Stdout, os.Stderr)) },
+		// caselink-interrupted-write is caselink sent SIGINT just as a
+		// write starts, its handler made slow after removing the
+		// temporary files: the write fails while the handler is still on
+		// its way to exit 130, every time.
+		"caselink-interrupted-write": func() {
+			interruptHook = func(step string) {
+				switch step {
+				case "write":
+					interruptSelf()
+					time.Sleep(200 * time.Millisecond) // the handler runs RemoveTemps
+				case "removed":
+					time.Sleep(time.Second)
+				}
+			}
+			os.Exit(run(os.Args, os.Stdin, os.Stdout, os.Stderr))
+		},
 	})
 }
 

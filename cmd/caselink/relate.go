@@ -235,6 +235,9 @@ func (env *env) writeRelated(c *cli.Context, lib *caselib.Library, changed map[s
 	// the record of relate's links included.
 	stop := env.cleanUpOnSignal()
 	defer stop()
+	if interruptHook != nil {
+		interruptHook("write")
+	}
 	// The links relate adds are recorded first, so that a link in the
 	// library is never taken for a curator's (caselink tune).
 	log, err := linksAt(c.StringSlice("cases"))
