@@ -248,19 +248,26 @@ func (env *env) writeRelated(c *cli.Context, lib *caselib.Library, changed map[s
 	if err := log.record(c, added, nil); err != nil {
 		return failure{err}
 	}
+	// Once the library is written, the rest is best effort: the exit
+	// status says whether the library was written, so a failure to
+	// update the record (a connection the server dropped) is a warning.
+	afterWrite := func() {
+		if err := log.record(c, nil, removed); err != nil {
+			fmt.Fprintf(env.stderr, "caselink: warning: the library is written, but the record of the links relate removed is not: %v\n", err)
+		}
+	}
 	if env.table != nil {
 		if err := env.writeTableRelated(c, changed, out); err != nil {
 			return err
 		}
-		return log.record(c, nil, removed)
+		afterWrite()
+		return nil
 	}
 	files, err := caselib.WriteRelated(lib, changed)
 	if err != nil {
 		return failure{err}
 	}
-	if err := log.record(c, nil, removed); err != nil {
-		return failure{err}
-	}
+	afterWrite()
 	msg := fmt.Sprintf("updated related of %d case(s) in %d file(s): %d link(s) added, %d removed",
 		len(changed), len(files), out.Add, out.Remove)
 	if out.Reorder > 0 {
