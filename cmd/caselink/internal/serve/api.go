@@ -632,7 +632,7 @@ func NewDupeCase(c *caselib.Case, lg string) DupeCase {
 	}
 	var src []string
 	for _, u := range append([]string{c.URL}, sourceURLs(c)...) {
-		if u = strings.TrimSpace(u); (strings.HasPrefix(u, "https://") || strings.HasPrefix(u, "http://")) && !slices.Contains(src, u) {
+		if u = strings.TrimSpace(u); WebURL(u) && !slices.Contains(src, u) {
 			src = append(src, u)
 		}
 	}

@@ -10,6 +10,13 @@
   const results = document.getElementById('results');
   const hidden = document.getElementById('hidden-note');
   let inflight = null;
+  // webURL reports whether a case's URL may become a link: an absolute
+  // http(s) URL. A case is data from anyone who writes to the library, and a
+  // javascript: or data: URL in it must stay text.
+  const webURL = (u) => {
+    if (typeof u !== 'string' || !/^https?:\/\//i.test(u)) return false;
+    try { return ['http:', 'https:'].includes(new URL(u).protocol); } catch { return false; }
+  };
 
   // ?lang=ko on the page asks for the cases' Korean text (the server also
   // reads the browser's Accept-Language); it is passed on to the API and to
@@ -239,7 +246,7 @@
       const meta = el('p', { class: 'meta' }, el('span', { class: 'hit-id', text: h.id }));
       if (h.org) meta.append(` · ${h.org}`);
       if (h.date) meta.append(' · ', el('time', { datetime: h.date, text: h.date }));
-      if (h.url) {
+      if (webURL(h.url)) {
         meta.append(' · ', el('a', { href: h.url, rel: 'noreferrer noopener', target: '_blank',
           'aria-label': L.sourceOf(h.id) }, L.source));
       }
