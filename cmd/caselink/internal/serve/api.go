@@ -12,6 +12,7 @@ import (
 	"strconv"
 	"strings"
 	"time"
+	"unicode/utf8"
 
 	"github.com/caselink/caselink/cmd/caselink/internal/curate"
 	"github.com/caselink/caselink/similarity"
@@ -833,9 +834,25 @@ func (s *Server) caseView(ix *similarity.Index, doc int, lang string) CaseView {
 // unknown fields. It returns the status to answer on error.
 func decodeBody(w http.ResponseWriter, r *http.Request, v any) (int, error) {
 	r.Body = http.MaxBytesReader(w, r.Body, bodyLimitOf(r))
-	dec := json.NewDecoder(r.Body)
+	body, err := io.ReadAll(r.Body)
+	if err == nil && !utf8.Valid(body) {
+		// encoding/json would turn the bad bytes into U+FFFD and match
+		// something else than was sent; the loader refuses such files too.
+		at := 0
+		for at < len(body) {
+			r, n := utf8.DecodeRune(body[at:])
+			if r == utf8.RuneError && n <= 1 {
+				break
+			}
+			at += n
+		}
+		return http.StatusBadRequest, fmt.Errorf("request body is not UTF-8 (byte 0x%02X at offset %d)", body[at], at)
+	}
+	dec := json.NewDecoder(bytes.NewReader(body))
 	dec.DisallowUnknownFields()
-	err := dec.Decode(v)
+	if err == nil {
+		err = dec.Decode(v)
+	}
 	if err == nil {
 		// nothing but white space may follow the object
 		if _, err2 := dec.Token(); err2 != io.EOF {

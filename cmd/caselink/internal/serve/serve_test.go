@@ -194,6 +194,8 @@ func TestAPIErrors(t *testing.T) {
 		{"stop words only", "POST", "/api/match", `{"text":"the of and"}`, 400, ""},
 		{"bad date", "POST", "/api/match", `{"text":"x","filters":{"since":"last week"}}`, 400, ""},
 		{"too large", "POST", "/api/match", big, 413, ""},
+		// encoding/json would read the 0xE9 as U+FFFD and match another text.
+		{"paste not UTF-8", "POST", "/api/match", "{\"text\":\"pods OOMKilled caf\xe9\"}", 400, ""},
 		{"unknown id", "GET", "/api/cases/IL-9999", "", 404, ""},
 		{"unknown id related", "GET", "/api/cases/IL-9999/related", "", 404, ""},
 		{"unknown endpoint", "GET", "/api/nothing", "", 404, ""},
