@@ -254,6 +254,36 @@ func IsLoopback(addr string) bool {
 	return true
 }
 
+// sameScheme reports whether an unsafe request's Origin, when the browser
+// gave no Sec-Fetch-Site, has the scheme the request came by: Go's
+// CrossOriginProtection then compares only the host, so a page at
+// https://HOST could post to a plain-HTTP server at HOST. The scheme is
+// https over TLS, or as a TLS-terminating proxy says in X-Forwarded-Proto
+// (a header a cross-site page cannot add without a preflight, which this
+// server never grants).
+func sameScheme(r *http.Request) bool {
+	switch r.Method {
+	case http.MethodGet, http.MethodHead, http.MethodOptions:
+		return true
+	}
+	origin := r.Header.Get("Origin")
+	if r.Header.Get("Sec-Fetch-Site") != "" || origin == "" || origin == "null" {
+		return true // Sec-Fetch-Site decided; without Origin, CrossOriginProtection did
+	}
+	u, err := url.Parse(origin)
+	if err != nil {
+		return false
+	}
+	scheme := "http"
+	if r.TLS != nil {
+		scheme = "https"
+	}
+	if p := r.Header.Get("X-Forwarded-Proto"); p != "" {
+		scheme = strings.ToLower(strings.TrimSpace(strings.Split(p, ",")[0]))
+	}
+	return strings.EqualFold(u.Scheme, scheme)
+}
+
 // guard is the first middleware: Host check (421), cross-origin check of
 // unsafe methods (403), JSON bodies for writes (415), then tokens (401 without
 // one, 403 with too weak a role). A browser asking for a page without a
@@ -268,7 +298,7 @@ func (s *Server) guard(next http.Handler) http.Handler {
 			writeError(w, http.StatusMisdirectedRequest, "Host %q is not this server's: use its address or localhost, or start it with --host %s", r.Host, hostOnly(r.Host))
 			return
 		}
-		if err := cop.Check(r); err != nil {
+		if err := cop.Check(r); err != nil || !sameScheme(r) {
 			writeError(w, http.StatusForbidden, "cross-origin request refused: a request that changes anything must come from this server's own page")
 			return
 		}
