@@ -115,6 +115,10 @@ func (e *env) loadLibrary(c *cli.Context) (*caselib.Library, error) {
 			p.clear()
 			e.warnf("caselink: warning: skipped: %v\n", err)
 		},
+		Notice: func(err error) {
+			p.clear()
+			e.warnf("caselink: warning: %v\n", err)
+		},
 		Progress: p.update,
 	})
 	p.done()

@@ -72,6 +72,7 @@ func TestScripts(t *testing.T) {
 		},
 		Cmds: map[string]func(ts *testscript.TestScript, neg bool, args []string){
 			"status": statusCmd,
+			"mkfifo": mkfifoCmd,
 			// background N FILE writes N short notices of 40 other
 			// organisations, one JSON case a line: a library around a
 			// script's cases, large enough that a word of a few records
