@@ -63,7 +63,13 @@ func flagsFirst(app *cli.App, args []string) []string {
 		if strings.Contains(name, "=") {
 			continue
 		}
-		if takesValue[name] && i+1 < len(args) {
+		if takesValue[name] {
+			if i+1 == len(args) {
+				// The line ends where a value should be: keep the flag
+				// last, so that it is refused for its missing value
+				// rather than given a word of the paste.
+				return append(append([]string{}, args[:at+1]...), flags...)
+			}
 			i++
 			flags = append(flags, args[i])
 		}

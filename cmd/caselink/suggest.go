@@ -70,6 +70,15 @@ func unknownCommand(app *cli.App, name string) error {
 func flagSuggestion(cmd *cli.Command, err error) error {
 	const undefined = "flag provided but not defined: "
 	msg := err.Error()
+	// The flag package says `invalid value "x" for flag -top: parse error`:
+	// say instead what the flag wants.
+	var value, flag string
+	if n, _ := fmt.Sscanf(msg, "invalid value %q for flag -%s", &value, &flag); n == 2 {
+		flag = strings.TrimSuffix(flag, ":")
+		if want := wantOf(cmd, flag); !strings.HasPrefix(want, "not ") {
+			return fmt.Errorf("--%s %q: %s", flag, value, want)
+		}
+	}
 	i := strings.Index(msg, undefined)
 	if i < 0 || cmd == nil {
 		return err
