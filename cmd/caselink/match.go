@@ -165,7 +165,7 @@ func (env *env) matchPaste(c *cli.Context, ix *similarity.Index, text string, fi
 func (env *env) matchLike(c *cli.Context, ix *similarity.Index, id string, filter similarity.Filter) (func() error, error) {
 	d, ok := ix.Lookup(id)
 	if !ok {
-		return nil, usagef("--like: no case with id %q in the library", id)
+		return nil, noSuchCase("--like: ", id, ix.Len(), ix.ID)
 	}
 	top := c.Int("top")
 	k := top

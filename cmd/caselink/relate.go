@@ -205,7 +205,7 @@ func (env *env) onlyCases(c *cli.Context, ix *similarity.Index) ([]int, error) {
 	for _, id := range c.StringSlice("only") {
 		d, ok := ix.Lookup(id)
 		if !ok {
-			return nil, usagef("--only: no case with id %q", id)
+			return nil, noSuchCase("--only: ", id, ix.Len(), ix.ID)
 		}
 		if !slices.Contains(only, d) {
 			only = append(only, d)

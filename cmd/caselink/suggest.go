@@ -65,6 +65,26 @@ func unknownCommand(app *cli.App, name string) error {
 	return usagef("unknown command %q; run caselink --help for the list", name)
 }
 
+// noSuchCase is the error for an id the library does not have, naming the
+// nearest id it does have (IL-191 → IL-0191, il-0191 → IL-0191) when one
+// is within two edits, case aside. prefix names the flag ("--like: "), or
+// is "". The library's ids are n, the i-th given by idAt (an index opened
+// from the cache knows its ids without reading its cases).
+func noSuchCase(prefix, id string, n int, idAt func(i int) string) error {
+	lower := make([]string, n)
+	for i := range n {
+		lower[i] = strings.ToLower(idAt(i))
+	}
+	if s := nearestName(strings.ToLower(id), lower); s != "" {
+		for i := range n {
+			if lower[i] == s {
+				return usagef("%sno case with id %q in the library: did you mean %s?", prefix, id, idAt(i))
+			}
+		}
+	}
+	return usagef("%sno case with id %q in the library", prefix, id)
+}
+
 // flagSuggestion adds "did you mean --X?" to a flag parsing error about an
 // undefined flag of cmd, when one is near.
 func flagSuggestion(cmd *cli.Command, err error) error {
