@@ -274,10 +274,13 @@ type DecisionAnswer struct {
 	Date    string `json:"date"`
 }
 
-// Health is the answer of GET /healthz, always with status 200 while the
-// server answers. Status is "ok", or "degraded" when the last reload failed:
-// LastError is its error (null when the last load succeeded), and the
-// previous index keeps serving, so OK is false until a reload succeeds.
+// Health is the answer of GET /healthz: status 200 when the library in
+// force is the last one read, 503 when degraded, so that a load balancer
+// takes a replica serving an old library out. Status is "ok", or
+// "degraded" when the last reload failed: LastError is its error (null
+// when the last load succeeded), and the previous index keeps serving, so
+// OK is false until a reload succeeds. (GET /livez says only that the
+// process answers.)
 type Health struct {
 	OK          bool    `json:"ok"`
 	Status      string  `json:"status"` // "ok" or "degraded"
@@ -318,6 +321,7 @@ func (s *Server) routes() http.Handler {
 	api(http.MethodPost, "/api/dupes/decisions", s.apiDecision)
 	api(http.MethodPost, "/api/feedback", s.apiFeedback)
 	api(http.MethodGet, "/healthz", s.apiHealth)
+	api(http.MethodGet, livePath, s.apiLive)
 	mux.HandleFunc("/api/", func(w http.ResponseWriter, r *http.Request) {
 		writeError(w, http.StatusNotFound, "no such endpoint: %s", r.URL.Path)
 	})
@@ -759,7 +763,19 @@ func (s *Server) apiFeedback(w http.ResponseWriter, r *http.Request) {
 
 func (s *Server) apiHealth(w http.ResponseWriter, r *http.Request) {
 	w.Header().Set("Cache-Control", "no-store")
-	writeJSON(w, http.StatusOK, s.health())
+	h := s.health()
+	status := http.StatusOK
+	if !h.OK {
+		status = http.StatusServiceUnavailable
+	}
+	writeJSON(w, status, h)
+}
+
+// apiLive is GET /livez, the liveness probe: 200 while the process
+// answers, with nothing about the library, so it needs no token.
+func (s *Server) apiLive(w http.ResponseWriter, r *http.Request) {
+	w.Header().Set("Cache-Control", "no-store")
+	writeJSON(w, http.StatusOK, map[string]bool{"ok": true})
 }
 
 // MatchHits turns the hits of a match result into API hits, titles in

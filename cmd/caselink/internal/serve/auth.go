@@ -149,7 +149,7 @@ func bearer(r *http.Request) string {
 func needs(r *http.Request) Role {
 	p := r.URL.Path
 	switch {
-	case p == signInPath || strings.HasPrefix(p, "/static/"):
+	case p == signInPath || p == livePath || strings.HasPrefix(p, "/static/"):
 		return RoleNone
 	case r.Method == http.MethodGet || r.Method == http.MethodHead || r.Method == http.MethodOptions:
 		return RoleRead
@@ -284,6 +284,11 @@ func sameScheme(r *http.Request) bool {
 	return strings.EqualFold(u.Scheme, scheme)
 }
 
+// livePath is the liveness probe: it reveals nothing and changes nothing,
+// so it needs no token and may be asked by any name (a load balancer asks
+// by the replica's address).
+const livePath = "/livez"
+
 // guard is the first middleware: Host check (421), cross-origin check of
 // unsafe methods (403), JSON bodies for writes (415), then tokens (401 without
 // one, 403 with too weak a role). A browser asking for a page without a
@@ -294,7 +299,7 @@ func (s *Server) guard(next http.Handler) http.Handler {
 		writeError(w, http.StatusForbidden, "cross-origin request refused: a request that changes anything must come from this server's own page")
 	}))
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		if !s.hosts.allowed(r.Host) {
+		if !s.hosts.allowed(r.Host) && r.URL.Path != livePath {
 			writeError(w, http.StatusMisdirectedRequest, "Host %q is not this server's: use its address or localhost, or start it with --host %s", r.Host, hostOnly(r.Host))
 			return
 		}

@@ -301,8 +301,10 @@ func TestHealthzDegraded(t *testing.T) {
 		t.Fatal("reload of a broken library succeeded")
 	}
 	var h Health
-	if resp := do(t, http.DefaultClient, "GET", ts.URL+"/healthz", "", &h); resp.StatusCode != 200 {
-		t.Fatalf("status %d", resp.StatusCode)
+	// 503, so that a load balancer takes the replica out while it serves
+	// an old library.
+	if resp := do(t, http.DefaultClient, "GET", ts.URL+"/healthz", "", &h); resp.StatusCode != 503 {
+		t.Fatalf("status %d, want 503", resp.StatusCode)
 	}
 	if h.OK || h.Status != "degraded" || h.LastError == nil || h.Cases != 4 {
 		t.Errorf("healthz after a failed reload: %+v", h)
@@ -314,7 +316,9 @@ func TestHealthzDegraded(t *testing.T) {
 		t.Fatal(err)
 	}
 	h = Health{}
-	do(t, http.DefaultClient, "GET", ts.URL+"/healthz", "", &h)
+	if resp := do(t, http.DefaultClient, "GET", ts.URL+"/healthz", "", &h); resp.StatusCode != 200 {
+		t.Errorf("status %d after a good reload, want 200", resp.StatusCode)
+	}
 	if !h.OK || h.Status != "ok" || h.LastError != nil {
 		t.Errorf("healthz after a good reload: %+v", h)
 	}

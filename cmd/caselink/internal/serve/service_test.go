@@ -87,9 +87,17 @@ func TestTokens(t *testing.T) {
 		{"decision, curate token", "POST", "/api/dupes/decisions", decision, bearerOf(curateToken), 200},
 		{"match, curate token", "POST", "/api/match", matchBody(onCallPaste, 3), bearerOf(curateToken), 200},
 		{"style sheet without token", "GET", "/static/style.css", "", nil, 200},
+		// The liveness probe needs no token and says nothing of the library.
+		{"livez without token", "GET", "/livez", "", nil, 200},
+		{"livez by another name", "GET", "/livez", "", map[string]string{"Host": "10.1.2.3:8080"}, 200},
+		{"healthz by another name", "GET", "/healthz", "", map[string]string{"Host": "10.1.2.3:8080"}, 421},
 	} {
-		if got, body := send(t, c.method, ts.URL+c.path, c.body, c.hdr); got != c.want {
+		got, body := send(t, c.method, ts.URL+c.path, c.body, c.hdr)
+		if got != c.want {
 			t.Errorf("%s: status %d, want %d: %s", c.name, got, c.want, body)
+		}
+		if c.path == "/livez" && strings.TrimSpace(body) != `{"ok":true}` && strings.TrimSpace(body) != "{\n  \"ok\": true\n}" {
+			t.Errorf("%s: body %q: want only that it answers", c.name, body)
 		}
 	}
 }
