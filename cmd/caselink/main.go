@@ -114,6 +114,7 @@ func newApp(env *env) *cli.App {
 			benchCommand(env),
 			checkCommand(env),
 			indexCommand(env),
+			cacheCommand(env),
 			importCommand(env),
 			exportCommand(env),
 			completionCommand(env),

@@ -147,9 +147,11 @@ func pasteTooLarge(n, max int64, exact bool) error {
 		ErrPasteTooLarge, size, humanSize(max))}
 }
 
-// humanSize writes n bytes as 64KiB, 1MiB, 1.5MiB, 300B.
+// humanSize writes n bytes as 64KiB, 1MiB, 1.5MiB, 300B, 1GiB.
 func humanSize(n int64) string {
 	switch {
+	case n >= 1<<30 && n%(1<<30) == 0:
+		return fmt.Sprintf("%dGiB", n>>30)
 	case n >= 1<<20 && n%(1<<20) == 0:
 		return fmt.Sprintf("%dMiB", n>>20)
 	case n >= 1<<20:
