@@ -38,8 +38,17 @@ func (r Role) String() string {
 // Tokens are the bearer tokens a server accepts, each with its role. The
 // zero value (and nil) accepts none.
 type Tokens struct {
-	byHash map[[32]byte]Role // keyed by the SHA-256 of the token, so a lookup's time says nothing about a token's bytes
+	// byHash is keyed by the SHA-256 of the token, so a lookup's time says
+	// nothing about a token's bytes; swapped whole by Replace (SIGHUP).
+	byHash atomic.Pointer[map[[32]byte]Role]
 }
+
+// Len returns the number of tokens.
+func (t *Tokens) Len() int { return len(*t.byHash.Load()) }
+
+// Replace puts the tokens of from in force instead of t's, at once: a
+// request sees the old set or the new one.
+func (t *Tokens) Replace(from *Tokens) { t.byHash.Store(from.byHash.Load()) }
 
 // minTokenLen is the shortest token a tokens file may hold: a guessable
 // token is no token.
@@ -75,7 +84,7 @@ func LoadTokens(path string) (*Tokens, error) {
 // ParseTokens parses the text of a tokens file (see [LoadTokens]); an
 // error starts with the line number.
 func ParseTokens(data []byte) (*Tokens, error) {
-	t := &Tokens{byHash: map[[32]byte]Role{}}
+	byHash := map[[32]byte]Role{}
 	sc := bufio.NewScanner(bytes.NewReader(data))
 	for n := 1; sc.Scan(); n++ {
 		line := strings.TrimSpace(sc.Text())
@@ -99,17 +108,19 @@ func ParseTokens(data []byte) (*Tokens, error) {
 			return nil, fmt.Errorf("%d: token is %d characters, want at least %d (e.g. openssl rand -hex 32)", n, len(f[1]), minTokenLen)
 		}
 		h := sha256.Sum256([]byte(f[1]))
-		if old, ok := t.byHash[h]; ok && old != role {
+		if old, ok := byHash[h]; ok && old != role {
 			return nil, fmt.Errorf("%d: the same token is given two roles", n)
 		}
-		t.byHash[h] = role
+		byHash[h] = role
 	}
 	if err := sc.Err(); err != nil {
 		return nil, fmt.Errorf("0: %v", err)
 	}
-	if len(t.byHash) == 0 {
+	if len(byHash) == 0 {
 		return nil, errors.New("0: no tokens: want one ROLE TOKEN line or more")
 	}
+	t := &Tokens{}
+	t.byHash.Store(&byHash)
 	return t, nil
 }
 
@@ -118,7 +129,7 @@ func (t *Tokens) Role(token string) Role {
 	if t == nil || token == "" {
 		return RoleNone
 	}
-	return t.byHash[sha256.Sum256([]byte(token))]
+	return (*t.byHash.Load())[sha256.Sum256([]byte(token))]
 }
 
 // cookieName is the cookie the page's sign-in sets: it holds the token, so
