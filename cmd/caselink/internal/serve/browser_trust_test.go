@@ -40,7 +40,7 @@ func shot(t *testing.T, bctx context.Context, name string) {
 // TestBrowserTrust checks what an on-call engineer reads at a glance: the
 // library by its folder's name and case count, scores relative to the best
 // hit with the paste / neighbour split, the hits the minimum score hid, a
-// paste box that keeps its columns, Korean labels with ?lang=ko, and a
+// paste box that keeps a table's columns, Korean labels with ?lang=ko, and a
 // header of one line on a phone.
 func TestBrowserTrust(t *testing.T) {
 	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
@@ -96,13 +96,18 @@ func TestBrowserTrust(t *testing.T) {
 	if n, want := eval(`String(document.querySelectorAll('#results > li').length)`), fmt.Sprint(len(api.Hits)+api.Hidden); n != want {
 		t.Errorf("after Show them: %s hits, want all %s", n, want)
 	}
-	if ws := eval(`getComputedStyle(document.getElementById('paste')).whiteSpace`); ws != "pre" {
-		t.Errorf("paste box white-space %q, want pre (no wrapping)", ws)
+	// Prose wraps (a long Slack line stays in view); a table keeps its
+	// columns (below).
+	if ws := eval(`getComputedStyle(document.getElementById('paste')).whiteSpace`); ws != "pre-wrap" {
+		t.Errorf("paste box white-space %q with prose, want pre-wrap", ws)
 	}
 	if ff := eval(`getComputedStyle(document.getElementById('paste')).fontFamily`); !strings.Contains(strings.ToLower(ff), "mono") {
 		t.Errorf("paste box font %q, want monospace", ff)
 	}
 	run("a kubectl table in the paste box", chromedp.SetValue(chromedp.ID("paste"), paste+table))
+	if ws := eval(`getComputedStyle(document.getElementById('paste')).whiteSpace`); ws != "pre" {
+		t.Errorf("paste box white-space %q with a table, want pre (no wrapping)", ws)
+	}
 	if w := eval(`String(document.getElementById('paste').scrollWidth > document.getElementById('paste').clientWidth)`); w != "true" {
 		t.Errorf("the paste box wraps long lines: no horizontal scroll")
 	}

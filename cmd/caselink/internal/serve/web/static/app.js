@@ -39,6 +39,9 @@
     split: (p, l, id) => `점수: ${p}%는 붙여 넣은 내용에서, ${l}%는 ${id}와 비슷해서`,
     hidden: (n, min) => `${n}건이 최소 점수 ${min} 미만이라 숨겨졌습니다.`, showThem: '모두 보기',
     helpful: '도움이 됨', notHelpful: '도움이 안 됨', thanks: '고맙습니다: 기록했습니다.', feedbackFailed: '기록하지 못했습니다: ',
+    // "like IL-0191: a, b" (what a hit shares with the case it is like) and
+    // "Deployment (from deploy)", as the API words them.
+    like: (w) => w.replace(/^like (\S+): /, '비슷한 사례 $1: ').replace(/ \(from (.+)\)$/, ' ($1에서)'),
   } : {
     pasteFirst: 'Paste alert lines, error messages or a message first.',
     matching: 'Matching…',
@@ -53,6 +56,7 @@
     hidden: (n, min) => `${n} more case${n === 1 ? '' : 's'} scored below the minimum score ${min} and ${n === 1 ? 'is' : 'are'} not shown.`,
     showThem: 'Show them',
     helpful: 'Helpful', notHelpful: 'Not helpful', thanks: 'Thanks: recorded.', feedbackFailed: 'Not recorded: ',
+    like: (w) => w,
   };
   // showAll asks for every hit, whatever it scores, until the paste changes.
   let showAll = false;
@@ -84,7 +88,17 @@
     const box = el('p', { class: 'feedback' }, yes, ' ', no, ' ', note);
     return box;
   }
-  paste.addEventListener('input', () => { showAll = false; });
+  paste.addEventListener('input', () => { showAll = false; fitPaste(); });
+
+  // fitPaste lets a paste of prose (a Slack message) wrap in the box, and
+  // keeps one with columns (a kubectl table, aligned log fields: a run of
+  // spaces or a tab between words) on unwrapped lines that scroll sideways.
+  function fitPaste() {
+    const columns = /\S(?: {2,}|\t)\S/.test(paste.value);
+    paste.classList.toggle('columns', columns);
+    paste.wrap = columns ? 'off' : 'soft';
+  }
+  fitPaste();
 
   // Ctrl+Enter (Cmd+Enter on a Mac) submits from anywhere in the form.
   form.addEventListener('keydown', (e) => {
@@ -225,6 +239,11 @@
       return;
     }
     showStatus(L.found(hits.length, Math.round(ms)), false);
+    // On a narrow screen the paste box fills the first screen: bring the
+    // answer into view.
+    if (window.matchMedia('(max-width: 60rem)').matches) {
+      document.getElementById('results-heading').scrollIntoView({ block: 'start' });
+    }
     // Scores of a paste run low (0.02–0.3): each is shown relative to the
     // best hit, which is 100%, with the 0–1 score beside it.
     const best = hits[0].score || 1;
@@ -256,7 +275,7 @@
         const p = el('p', { class: 'why' }, el('span', { class: 'label', text: L.why }), ' ');
         for (const w of why) {
           const cls = w.startsWith('like ') ? 'via' : isTag(w) ? 'tag' : '';
-          p.append(el('mark', cls ? { class: cls, text: w } : { text: w }), ' ');
+          p.append(el('mark', cls ? { class: cls, text: L.like(w) } : { text: L.like(w) }), ' ');
         }
         body.append(p);
       }
