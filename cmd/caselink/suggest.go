@@ -111,5 +111,10 @@ func flagSuggestion(cmd *cli.Command, err error) error {
 	if s := nearestName(name, names); s != "" {
 		return fmt.Errorf("%w: did you mean --%s?", err, s)
 	}
+	if cmd.Name == "match" || cmd.Name == "analyze" {
+		// Flags count wherever they stand (flagsFirst), so a word of the
+		// paste that begins with '-' must follow "--".
+		return fmt.Errorf("%w (a paste that holds a word beginning with '-' goes after --: caselink %s [FLAGS] -- TEXT)", err, cmd.Name)
+	}
 	return err
 }
