@@ -235,28 +235,35 @@ func (env *env) printWeights(s weightsStore, set tuned.Weights) {
 // would refuse, saying what the flag wants.
 func checkSetting(app *cli.App, command, flag string, values []string) error {
 	cmd := app.Command(command)
+	f := flagOf(cmd, flag)
+	for _, v := range values {
+		var err error
+		switch f.(type) {
+		case *cli.IntFlag:
+			_, err = strconv.ParseInt(v, 0, 64)
+		case *cli.Float64Flag:
+			_, err = strconv.ParseFloat(v, 64)
+		case *cli.BoolFlag:
+			_, err = strconv.ParseBool(v)
+		case *cli.DurationFlag:
+			_, err = time.ParseDuration(v)
+		}
+		if err != nil {
+			return errors.New(wantOf(cmd, flag))
+		}
+	}
+	return nil
+}
+
+// flagOf returns the flag of cmd named name, nil when cmd is nil or has
+// none.
+func flagOf(cmd *cli.Command, name string) cli.Flag {
 	if cmd == nil {
 		return nil
 	}
 	for _, f := range cmd.Flags {
-		if !slices.Contains(f.Names(), flag) {
-			continue
-		}
-		for _, v := range values {
-			var err error
-			switch f.(type) {
-			case *cli.IntFlag:
-				_, err = strconv.ParseInt(v, 0, 64)
-			case *cli.Float64Flag:
-				_, err = strconv.ParseFloat(v, 64)
-			case *cli.BoolFlag:
-				_, err = strconv.ParseBool(v)
-			case *cli.DurationFlag:
-				_, err = time.ParseDuration(v)
-			}
-			if err != nil {
-				return errors.New(wantOf(cmd, flag))
-			}
+		if slices.Contains(f.Names(), name) {
+			return f
 		}
 	}
 	return nil
@@ -265,22 +272,15 @@ func checkSetting(app *cli.App, command, flag string, values []string) error {
 // wantOf says what kind of value the flag of cmd takes, for an error about
 // a value it refused ("parse error" says nothing to a user).
 func wantOf(cmd *cli.Command, flag string) string {
-	if cmd != nil {
-		for _, f := range cmd.Flags {
-			if !slices.Contains(f.Names(), flag) {
-				continue
-			}
-			switch f.(type) {
-			case *cli.IntFlag, *cli.Int64Flag, *cli.UintFlag:
-				return "want a whole number, such as 5"
-			case *cli.Float64Flag:
-				return "want a number, such as 0.5"
-			case *cli.BoolFlag:
-				return "want true or false"
-			case *cli.DurationFlag:
-				return "want a duration, such as 1s or 500ms"
-			}
-		}
+	switch flagOf(cmd, flag).(type) {
+	case *cli.IntFlag, *cli.Int64Flag, *cli.UintFlag:
+		return "want a whole number, such as 5"
+	case *cli.Float64Flag:
+		return "want a number, such as 0.5"
+	case *cli.BoolFlag:
+		return "want true or false"
+	case *cli.DurationFlag:
+		return "want a duration, such as 1s or 500ms"
 	}
 	return "not a value this setting takes"
 }
@@ -317,25 +317,16 @@ func tomlValue(vs []string) string {
 
 // flagDefault returns the default of the flag of command, as text.
 func flagDefault(app *cli.App, command, flag string) []string {
-	cmd := app.Command(command)
-	if cmd == nil {
-		return nil
-	}
-	for _, f := range cmd.Flags {
-		if !slices.Contains(f.Names(), flag) {
-			continue
+	switch x := flagOf(app.Command(command), flag).(type) {
+	case *cli.StringSliceFlag:
+		if x.Value == nil {
+			return []string{}
 		}
-		switch x := f.(type) {
-		case *cli.StringSliceFlag:
-			if x.Value == nil {
-				return []string{}
-			}
-			return x.Value.Value()
-		case *cli.BoolFlag:
-			return []string{strconv.FormatBool(x.Value)}
-		case cli.DocGenerationFlag:
-			return []string{x.GetValue()}
-		}
+		return x.Value.Value()
+	case *cli.BoolFlag:
+		return []string{strconv.FormatBool(x.Value)}
+	case cli.DocGenerationFlag:
+		return []string{x.GetValue()}
 	}
 	return nil
 }

@@ -2,8 +2,6 @@ package serve
 
 import (
 	"context"
-	"os"
-	"path/filepath"
 	"strings"
 	"testing"
 	"time"
@@ -24,14 +22,7 @@ func TestBrowserLayout(t *testing.T) {
 	_, ts := newTestServer(t, testOptions(dir))
 	bctx := newBrowser(t, ctx)
 	run, text := pageSteps(t, bctx)
-	eval := func(js string) string {
-		t.Helper()
-		s, err := chromedp.Run(bctx, chromedp.Evaluate[string](js))
-		if err != nil {
-			t.Fatalf("%s: %v", js, err)
-		}
-		return s
-	}
+	eval := evaluator(t, bctx)
 	slack := "hey @oncall the loki distributor pods keep getting OOMKilled right after the deploy and only the new pods take the write traffic, readiness probes failing everywhere, anyone seen this before? " +
 		"we rolled back once already and it came back within ten minutes"
 	table := "NAME                      READY   STATUS      RESTARTS   AGE\ndistributor-7f9c-xk2      0/1     OOMKilled   14         3m"
@@ -77,24 +68,4 @@ func TestBrowserLayout(t *testing.T) {
 		t.Errorf("?lang=ko: chip %q, want it in Korean", via)
 	}
 	shot(t, bctx, "layout-ko.png")
-}
-
-// viewShot saves what the screen shows (not the whole page) as name in
-// $CASELINK_SCREENSHOTS, when set: on a phone, what is above the fold.
-func viewShot(t *testing.T, bctx context.Context, name string) {
-	t.Helper()
-	dir := os.Getenv("CASELINK_SCREENSHOTS")
-	if dir == "" {
-		return
-	}
-	png, err := chromedp.Run(bctx, chromedp.CaptureScreenshot())
-	if err != nil {
-		t.Fatalf("screenshot: %v", err)
-	}
-	if err := os.MkdirAll(dir, 0o755); err != nil {
-		t.Fatal(err)
-	}
-	if err := os.WriteFile(filepath.Join(dir, name), png, 0o644); err != nil {
-		t.Fatal(err)
-	}
 }

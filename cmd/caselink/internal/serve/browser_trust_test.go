@@ -19,13 +19,23 @@ import (
 
 // shot saves a full-page screenshot as name in $CASELINK_SCREENSHOTS, when
 // set, to look at.
-func shot(t *testing.T, bctx context.Context, name string) {
+func shot(t *testing.T, bctx context.Context, name string) { saveShot(t, bctx, name, true) }
+
+// viewShot saves what the screen shows (not the whole page) as name in
+// $CASELINK_SCREENSHOTS, when set: on a phone, what is above the fold.
+func viewShot(t *testing.T, bctx context.Context, name string) { saveShot(t, bctx, name, false) }
+
+func saveShot(t *testing.T, bctx context.Context, name string, full bool) {
 	t.Helper()
 	dir := os.Getenv("CASELINK_SCREENSHOTS")
 	if dir == "" {
 		return
 	}
-	png, err := chromedp.Run(bctx, chromedp.FullScreenshot(100))
+	capture := chromedp.CaptureScreenshot()
+	if full {
+		capture = chromedp.FullScreenshot(100)
+	}
+	png, err := chromedp.Run(bctx, capture)
 	if err != nil {
 		t.Fatalf("screenshot: %v", err)
 	}
@@ -53,14 +63,7 @@ func TestBrowserTrust(t *testing.T) {
 	_, ts := newTestServer(t, testOptions(dir))
 	bctx := newBrowser(t, ctx)
 	run, text := pageSteps(t, bctx)
-	eval := func(js string) string {
-		t.Helper()
-		s, err := chromedp.Run(bctx, chromedp.Evaluate[string](js))
-		if err != nil {
-			t.Fatalf("%s: %v", js, err)
-		}
-		return s
-	}
+	eval := evaluator(t, bctx)
 
 	paste := "kube-apiserver restarted, etcd memory tripled, pods OOMKilled during the rollout"
 	table := "\nNAME                      READY   STATUS      RESTARTS   AGE\napi-7f9c-xk2             0/1     OOMKilled   14         3m"

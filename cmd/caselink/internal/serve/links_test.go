@@ -100,14 +100,9 @@ func TestBrowserLinksOnlyWeb(t *testing.T) {
 	_, ts := newTestServer(t, opts)
 	bctx := newBrowser(t, ctx)
 	run, _ := pageSteps(t, bctx)
+	eval := evaluator(t, bctx)
 	badLinks := func() string {
-		t.Helper()
-		s, err := chromedp.Run(bctx, chromedp.Evaluate[string](
-			`[...document.querySelectorAll('a[href]')].map(a => a.protocol).filter(p => p !== 'http:' && p !== 'https:').join(' ')`))
-		if err != nil {
-			t.Fatal(err)
-		}
-		return s
+		return eval(`[...document.querySelectorAll('a[href]')].map(a => a.protocol).filter(p => p !== 'http:' && p !== 'https:').join(' ')`)
 	}
 	run("matching a paste",
 		chromedp.Navigate(ts.URL+"/"), chromedp.WaitVisible(chromedp.ID("paste")),
@@ -122,11 +117,7 @@ func TestBrowserLinksOnlyWeb(t *testing.T) {
 	if bad := badLinks(); bad != "" {
 		t.Errorf("review page links %s", bad)
 	}
-	got, err := chromedp.Run(bctx, chromedp.Evaluate[string](
-		`[...document.querySelectorAll('#case-a .case-sources li')].map(li => (li.querySelector('a') ? 'link ' : 'text ') + li.textContent).join('|')`))
-	if err != nil {
-		t.Fatal(err)
-	}
+	got := eval(`[...document.querySelectorAll('#case-a .case-sources li')].map(li => (li.querySelector('a') ? 'link ' : 'text ') + li.textContent).join('|')`)
 	if want := "link https://example.com/pm"; got != want { // the API gives only web sources
 		t.Errorf("review sources %q, want %q", got, want)
 	}
