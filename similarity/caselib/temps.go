@@ -83,6 +83,11 @@ func SweepTemps(dir string) []string {
 	if err != nil {
 		return nil
 	}
+	return sweepEntries(dir, ents)
+}
+
+// sweepEntries is SweepTemps on the entries ents of dir, already read.
+func sweepEntries(dir string, ents []os.DirEntry) []string {
 	var removed []string
 	for _, e := range ents {
 		pid, ok := tempPID(e.Name())
@@ -114,13 +119,19 @@ func SweepTemps(dir string) []string {
 func SweepLibrary(paths []string) []string {
 	var removed []string
 	seen := map[string]bool{}
-	sweep := func(dir string) {
+	first := func(dir string) bool { // each folder is swept once
 		key := dir
 		if abs, err := filepath.Abs(dir); err == nil {
 			key = abs
 		}
-		if !seen[key] {
-			seen[key] = true
+		if seen[key] {
+			return false
+		}
+		seen[key] = true
+		return true
+	}
+	sweep := func(dir string) {
+		if first(dir) {
 			removed = append(removed, SweepTemps(dir)...)
 		}
 	}
@@ -146,11 +157,14 @@ func SweepLibrary(paths []string) []string {
 		}
 		var walk func(dir string)
 		walk = func(dir string) {
-			sweep(dir)
+			if !first(dir) {
+				return
+			}
 			ents, err := os.ReadDir(dir)
 			if err != nil {
 				return
 			}
+			removed = append(removed, sweepEntries(dir, ents)...)
 			for _, e := range ents {
 				sub := filepath.Join(dir, e.Name())
 				if !e.IsDir() || strings.HasPrefix(e.Name(), ".") {
