@@ -15,13 +15,17 @@ import (
 	"github.com/caselink/caselink/similarity"
 )
 
+// benchTitles is how many case titles bench answers without a query file.
+const benchTitles = 200
+
 func benchCommand(env *env) *cli.Command {
 	return &cli.Command{
 		Name:  "bench",
 		Usage: "time loading, indexing, match and relate on a library",
 		Description: `Loads and indexes the library, answers every paste of a query file (or, without one, the
-titles of 200 cases spread over the library) one at a time, and with --relate computes the
-top 10 of every case. Prints each phase's time, match latency percentiles and the
+titles of 200 cases spread over the library) one at a time, --repeat times, and with --relate
+computes the top 10 of every case. Prints each phase's time, the number of pastes times the
+repeats, match latency percentiles over every answer and the
 process's peak memory, so caselink can be compared with other engines on the same machine.
 
 Example:
@@ -68,13 +72,16 @@ func (env *env) bench(c *cli.Context) error {
 			texts = append(texts, q.Text)
 		}
 	} else {
-		step := max(1, ix.Len()/200)
-		for i := 0; i < ix.Len(); i += step {
-			texts = append(texts, ix.Case(i).Title.EN)
+		// Exactly benchTitles (or every case of a smaller library), spread
+		// evenly: a step of n/200 rounded down gave 202 of 6,854.
+		m := min(benchTitles, ix.Len())
+		for k := range m {
+			texts = append(texts, ix.Case(k*ix.Len()/m).Title.EN)
 		}
 	}
+	repeat := max(1, c.Int("repeat"))
 	var lat []time.Duration
-	for range max(1, c.Int("repeat")) {
+	for range repeat {
 		for _, t := range texts {
 			t0 := time.Now()
 			ix.Match(similarity.Query{Text: t, K: 10})
@@ -86,7 +93,7 @@ func (env *env) bench(c *cli.Context) error {
 		return float64(lat[min(len(lat)-1, int(p*float64(len(lat))))].Microseconds()) / 1000
 	}
 	if len(lat) > 0 {
-		fmt.Fprintf(w, "match            %d pastes: p50 %.2f ms, p99 %.2f ms, max %.2f ms\n", len(lat), pct(0.5), pct(0.99), pct(1))
+		fmt.Fprintf(w, "match            %d pastes × %d: p50 %.2f ms, p99 %.2f ms, max %.2f ms\n", len(texts), repeat, pct(0.5), pct(0.99), pct(1))
 	}
 	if c.Bool("relate") {
 		t0 := time.Now()

@@ -40,34 +40,55 @@ var noCacheFlag = &cli.BoolFlag{
 // embedded seeds when empty), or "" when it has none: standard input, or
 // no cache folder.
 func cacheFile(paths []string) string {
-	dir, err := os.UserCacheDir()
-	if err != nil {
+	dir := cacheDir()
+	if dir == "" {
 		return ""
 	}
 	name := "seeds"
 	if len(paths) > 0 {
-		ids := make([]string, 0, len(paths))
-		for _, p := range paths {
-			switch {
-			case p == "-":
-				return ""
-			case pgstore.IsURL(p):
-				src, err := pgstore.Parse(p)
-				if err != nil {
-					return ""
-				}
-				p = src.String() // without the password
-			default:
-				if abs, err := filepath.Abs(p); err == nil {
-					p = abs
-				}
-			}
-			ids = append(ids, p)
+		ids, ok := libraryIDs(paths)
+		if !ok {
+			return ""
 		}
 		sum := sha256.Sum256([]byte(strings.Join(ids, "\x00")))
 		name = hex.EncodeToString(sum[:12])
 	}
-	return filepath.Join(dir, "caselink", name+".idx")
+	return filepath.Join(dir, name+".idx")
+}
+
+// cacheDir returns the folder of the index cache, "" when the user has no
+// cache folder.
+func cacheDir() string {
+	dir, err := os.UserCacheDir()
+	if err != nil {
+		return ""
+	}
+	return filepath.Join(dir, "caselink")
+}
+
+// libraryIDs returns how the cache names the library of paths: absolute
+// paths, and postgres:// URLs without their password; ok is false for
+// standard input, which is never cached.
+func libraryIDs(paths []string) (ids []string, ok bool) {
+	ids = make([]string, 0, len(paths))
+	for _, p := range paths {
+		switch {
+		case p == "-":
+			return nil, false
+		case pgstore.IsURL(p):
+			src, err := pgstore.Parse(p)
+			if err != nil {
+				return nil, false
+			}
+			p = src.String() // without the password
+		default:
+			if abs, err := filepath.Abs(p); err == nil {
+				p = abs
+			}
+		}
+		ids = append(ids, p)
+	}
+	return ids, true
 }
 
 // cacheSalt names this binary in cache keys: its version, its VCS revision
@@ -163,6 +184,7 @@ func cachedIndex(paths []string, lib cacheable, cfg similarity.Config, off bool)
 	key := similarity.CacheKeyOf(r.sum, cfg, cacheSalt)
 	if ix, err := lib.open(r.path, key); err == nil {
 		r.ix, r.state = ix, cacheUsed
+		touchCache(r.path)
 		return r, nil
 	}
 	ix, err := lib.build()
@@ -172,6 +194,8 @@ func cachedIndex(paths []string, lib cacheable, cfg similarity.Config, off bool)
 	r.ix, r.state = ix, cacheSaved
 	if err := ix.SaveCache(r.path, key); err != nil {
 		r.state, r.saveErr = cacheNoSave, err
+	} else {
+		nameCacheEntry(r.path, paths)
 	}
 	return r, nil
 }
@@ -206,6 +230,9 @@ func (e *env) indexed(c *cli.Context, cfg similarity.Config) (*caselib.Library, 
 	}
 	if r.state == cacheUsed || r.state == cacheSaved {
 		recordStamp(r.path, o, taken, before, lib, r.sum, notes.String()) // a stamp not written costs the next run time only
+	}
+	if r.state == cacheSaved {
+		e.capCache(r.path)
 	}
 	return lib, r, nil
 }

@@ -8,10 +8,13 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"time"
 
 	"github.com/urfave/cli/v2"
 
 	"github.com/caselink/caselink/cmd/caselink/internal/config"
+	"github.com/caselink/caselink/cmd/caselink/internal/tuned"
+	"github.com/caselink/caselink/similarity"
 )
 
 // configFileFlag is --config, given to every command that reads a library.
@@ -83,7 +86,7 @@ func (env *env) applyConfig(c *cli.Context) error {
 		}
 		for _, v := range s.Values {
 			if err := c.Set(fl, v); err != nil {
-				return usagef("%s: %s = %q: %v", f.Path, fl, v, err)
+				return usagef("%s: %s = %s: %s", f.Path, fl, tomlValue([]string{v}), wantOf(c.Command, fl))
 			}
 		}
 		env.sources = append(env.sources, source{fl, f.Path, s.Values})
@@ -121,6 +124,19 @@ that caselink tune writes.`,
 		Action: func(c *cli.Context) error {
 			if c.Args().Present() {
 				return usagef("unexpected arguments %q: config takes only flags", c.Args().Slice())
+			}
+			// Every value is checked before anything is printed: a bad
+			// one is the whole answer.
+			for _, k := range config.Keys() {
+				if st, ok := configSetting(env.config, k.Name); ok {
+					if err := checkSetting(c.App, k.Command, k.Flag, st.Values); err != nil {
+						return usagef("%s: %s = %s: %v", env.config.Path, k.Name, tomlValue(st.Values), err)
+					}
+				}
+			}
+			weights, err := env.weightsInForce(c)
+			if err != nil {
+				return err
 			}
 			w := env.stdout
 			if env.config == nil {
@@ -175,9 +191,98 @@ that caselink tune writes.`,
 				}
 				fmt.Fprintf(w, "%s = %s  # default\n", name, tomlValue(flagDefault(c.App, k.Command, k.Flag)))
 			}
+			weights()
 			return nil
 		},
 	}
+}
+
+// weightsInForce reads the library's [weights] and returns the printer of
+// the table in force: each weight the library's file (or table) sets, with
+// where from, and every other one at its default, so that the numbers every
+// command scores with are in view.
+func (env *env) weightsInForce(c *cli.Context) (print func(), err error) {
+	s, err := weightsAt(c)
+	if err != nil {
+		return nil, err
+	}
+	var set tuned.Weights
+	if !s.none() {
+		if set, err = s.load(c); err != nil {
+			return nil, usageError{err}
+		}
+	}
+	return func() { env.printWeights(s, set) }, nil
+}
+
+func (env *env) printWeights(s weightsStore, set tuned.Weights) {
+	w := env.stdout
+	fmt.Fprintln(w, "\n[weights]")
+	if set.Note != "" {
+		fmt.Fprintf(w, "# %s\n", set.Note)
+	}
+	all := tuned.Capture(similarity.DefaultConfig())
+	for _, f := range tuned.Fields {
+		if v, ok := set.Values[f.Key]; ok {
+			fmt.Fprintf(w, "%s = %s  # from %s\n", f.Key, strconv.FormatFloat(v, 'g', -1, 64), s)
+			continue
+		}
+		fmt.Fprintf(w, "%s = %s  # default\n", f.Key, strconv.FormatFloat(all.Values[f.Key], 'g', -1, 64))
+	}
+}
+
+// checkSetting reports a value of a config file that the flag it sets
+// would refuse, saying what the flag wants.
+func checkSetting(app *cli.App, command, flag string, values []string) error {
+	cmd := app.Command(command)
+	f := flagOf(cmd, flag)
+	for _, v := range values {
+		var err error
+		switch f.(type) {
+		case *cli.IntFlag:
+			_, err = strconv.ParseInt(v, 0, 64)
+		case *cli.Float64Flag:
+			_, err = strconv.ParseFloat(v, 64)
+		case *cli.BoolFlag:
+			_, err = strconv.ParseBool(v)
+		case *cli.DurationFlag:
+			_, err = time.ParseDuration(v)
+		}
+		if err != nil {
+			return errors.New(wantOf(cmd, flag))
+		}
+	}
+	return nil
+}
+
+// flagOf returns the flag of cmd named name, nil when cmd is nil or has
+// none.
+func flagOf(cmd *cli.Command, name string) cli.Flag {
+	if cmd == nil {
+		return nil
+	}
+	for _, f := range cmd.Flags {
+		if slices.Contains(f.Names(), name) {
+			return f
+		}
+	}
+	return nil
+}
+
+// wantOf says what kind of value the flag of cmd takes, for an error about
+// a value it refused ("parse error" says nothing to a user).
+func wantOf(cmd *cli.Command, flag string) string {
+	switch flagOf(cmd, flag).(type) {
+	case *cli.IntFlag, *cli.Int64Flag, *cli.UintFlag:
+		return "want a whole number, such as 5"
+	case *cli.Float64Flag:
+		return "want a number, such as 0.5"
+	case *cli.BoolFlag:
+		return "want true or false"
+	case *cli.DurationFlag:
+		return "want a duration, such as 1s or 500ms"
+	}
+	return "not a value this setting takes"
 }
 
 func configSetting(f *config.File, name string) (config.Setting, bool) {
@@ -212,25 +317,16 @@ func tomlValue(vs []string) string {
 
 // flagDefault returns the default of the flag of command, as text.
 func flagDefault(app *cli.App, command, flag string) []string {
-	cmd := app.Command(command)
-	if cmd == nil {
-		return nil
-	}
-	for _, f := range cmd.Flags {
-		if !slices.Contains(f.Names(), flag) {
-			continue
+	switch x := flagOf(app.Command(command), flag).(type) {
+	case *cli.StringSliceFlag:
+		if x.Value == nil {
+			return []string{}
 		}
-		switch x := f.(type) {
-		case *cli.StringSliceFlag:
-			if x.Value == nil {
-				return []string{}
-			}
-			return x.Value.Value()
-		case *cli.BoolFlag:
-			return []string{strconv.FormatBool(x.Value)}
-		case cli.DocGenerationFlag:
-			return []string{x.GetValue()}
-		}
+		return x.Value.Value()
+	case *cli.BoolFlag:
+		return []string{strconv.FormatBool(x.Value)}
+	case cli.DocGenerationFlag:
+		return []string{x.GetValue()}
 	}
 	return nil
 }

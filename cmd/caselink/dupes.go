@@ -133,7 +133,7 @@ func (env *env) dupes(c *cli.Context) error {
 	if act != nil {
 		for _, id := range act.ids {
 			if _, ok := ix.Lookup(id); !ok {
-				return usagef("no case with id %q in the library", id)
+				return noSuchCase("", id, ix.Len(), ix.ID)
 			}
 		}
 		a, b := act.ids[0], act.ids[1]
@@ -153,7 +153,7 @@ func (env *env) dupes(c *cli.Context) error {
 	p := env.newProgress("dupes", ix.Len())
 	if clusterID != "" {
 		if _, ok := ix.Lookup(clusterID); !ok {
-			return usagef("no case with id %q in the library", clusterID)
+			return noSuchCase("", clusterID, ix.Len(), ix.ID)
 		}
 		all := curate.ListClusters(ix, decisions, curate.DupesQuery{Threshold: q.Threshold}, p.update)
 		p.done()

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"path/filepath"
 	"strconv"
 	"strings"
 
@@ -114,6 +115,10 @@ func (e *env) loadLibrary(c *cli.Context) (*caselib.Library, error) {
 			p.clear()
 			e.warnf("caselink: warning: skipped: %v\n", err)
 		},
+		Notice: func(err error) {
+			p.clear()
+			e.warnf("caselink: warning: %v\n", err)
+		},
 		Progress: p.update,
 	})
 	p.done()
@@ -219,4 +224,19 @@ func dim(s string, on bool) string {
 		return s
 	}
 	return "\x1b[2m" + s + "\x1b[0m"
+}
+
+// sweepTemps removes the temporary files that killed caselink runs left in
+// the library's folders (and beside a --decisions file), and says so on
+// stderr: a run killed in the middle of relate --write leaves a copy of a
+// case file as large as the original, which nothing else would remove until
+// the next write into that folder.
+func (e *env) sweepTemps(c *cli.Context) {
+	removed := caselib.SweepLibrary(c.StringSlice("cases"))
+	if d := c.String("decisions"); d != "" && !strings.Contains(d, "://") {
+		removed = append(removed, caselib.SweepTemps(filepath.Dir(d))...)
+	}
+	for _, name := range removed {
+		fmt.Fprintf(e.stderr, "caselink: removed %s, the temporary file of a caselink run that was killed\n", name)
+	}
 }

@@ -57,7 +57,12 @@ func (e failure) Unwrap() error { return e.err }
 func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	env := &env{stdin: stdin, stdout: stdout, stderr: stderr}
 	app := newApp(env)
-	err := app.Run(args)
+	err := app.Run(flagsFirst(app, args))
+	if interrupted.Load() {
+		// The signal's handler is removing the temporary files and exits
+		// 130: an error of the write it broke is not the run's outcome.
+		select {}
+	}
 	if err == nil {
 		return exitOK
 	}
@@ -109,6 +114,7 @@ func newApp(env *env) *cli.App {
 			benchCommand(env),
 			checkCommand(env),
 			indexCommand(env),
+			cacheCommand(env),
 			importCommand(env),
 			exportCommand(env),
 			completionCommand(env),
@@ -139,6 +145,7 @@ func newApp(env *env) *cli.App {
 				if err := env.applyConfig(ctx); err != nil {
 					return err
 				}
+				env.sweepTemps(ctx)
 				if before != nil {
 					return before(ctx)
 				}

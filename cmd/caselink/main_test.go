@@ -10,6 +10,7 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/rogpeppe/go-internal/testscript"
 
@@ -21,6 +22,22 @@ var update = flag.Bool("update", false, "rewrite the expected output in testdata
 func TestMain(m *testing.M) {
 	testscript.Main(pgtest.Wrap(m), map[string]func(){
 		"caselink": func() { os.Exit(run(os.Args, os.Stdin, os.Stdout, os.Stderr)) },
+		// caselink-interrupted-write is caselink sent SIGINT just as a
+		// write starts, its handler made slow after removing the
+		// temporary files: the write fails while the handler is still on
+		// its way to exit 130, every time.
+		"caselink-interrupted-write": func() {
+			interruptHook = func(step string) {
+				switch step {
+				case "write":
+					interruptSelf()
+					time.Sleep(200 * time.Millisecond) // the handler runs RemoveTemps
+				case "removed":
+					time.Sleep(time.Second)
+				}
+			}
+			os.Exit(run(os.Args, os.Stdin, os.Stdout, os.Stderr))
+		},
 	})
 }
 
@@ -55,6 +72,25 @@ func TestScripts(t *testing.T) {
 		},
 		Cmds: map[string]func(ts *testscript.TestScript, neg bool, args []string){
 			"status": statusCmd,
+			"mkfifo": mkfifoCmd,
+			// age DAYS GLOB sets the times of the files GLOB matches to
+			// DAYS days ago (the index cache's last use).
+			"age": func(ts *testscript.TestScript, neg bool, args []string) {
+				if neg || len(args) != 2 {
+					ts.Fatalf("usage: age DAYS GLOB")
+				}
+				days, err := strconv.Atoi(args[0])
+				ts.Check(err)
+				files, err := filepath.Glob(ts.MkAbs(args[1]))
+				ts.Check(err)
+				if len(files) == 0 {
+					ts.Fatalf("age: no file matches %s", args[1])
+				}
+				then := time.Now().Add(-time.Duration(days) * 24 * time.Hour)
+				for _, f := range files {
+					ts.Check(os.Chtimes(f, then, then))
+				}
+			},
 			// background N FILE writes N short notices of 40 other
 			// organisations, one JSON case a line: a library around a
 			// script's cases, large enough that a word of a few records

@@ -175,7 +175,7 @@ func (env *env) matchPaste(c *cli.Context, ix *similarity.Index, text string, fi
 			fmt.Fprintln(env.stdout, curate.NothingLike)
 			if len(out.Hits) > 0 {
 				h := out.Hits[0]
-				fmt.Fprintf(env.stdout, "   the best hit, %s, scores %.2f (weak): --weak lists the %d weak hit%s\n", h.ID, h.Score, len(out.Hits), plural(len(out.Hits)))
+				fmt.Fprintf(env.stdout, "   the best hit, %s, scores %.2f (weak): --weak lists the %d weak hit%s\n", h.ID, h.Score, len(out.Hits), plural(len(out.Hits), "", "s"))
 			}
 		} else if err := env.printHits(out.Hits, c.Bool("long")); err != nil {
 			return err
@@ -187,19 +187,12 @@ func (env *env) matchPaste(c *cli.Context, ix *similarity.Index, text string, fi
 	}, nil
 }
 
-func plural(n int) string {
-	if n == 1 {
-		return ""
-	}
-	return "s"
-}
-
 // matchLike answers with the cases most like the case id, best first,
 // filtered.
 func (env *env) matchLike(c *cli.Context, ix *similarity.Index, id string, filter similarity.Filter) (func() error, error) {
 	d, ok := ix.Lookup(id)
 	if !ok {
-		return nil, usagef("--like: no case with id %q in the library", id)
+		return nil, noSuchCase("--like: ", id, ix.Len(), ix.ID)
 	}
 	filter, notes, err := curate.ResolveFilter(ix, filter, curate.CLIFlags)
 	if err != nil {

@@ -210,7 +210,7 @@ func (env *env) onlyCases(c *cli.Context, ix *similarity.Index) ([]int, error) {
 	for _, id := range c.StringSlice("only") {
 		d, ok := ix.Lookup(id)
 		if !ok {
-			return nil, usagef("--only: no case with id %q", id)
+			return nil, noSuchCase("--only: ", id, ix.Len(), ix.ID)
 		}
 		if !slices.Contains(only, d) {
 			only = append(only, d)
@@ -240,6 +240,9 @@ func (env *env) writeRelated(c *cli.Context, lib *caselib.Library, changed map[s
 	// the record of relate's links included.
 	stop := env.cleanUpOnSignal()
 	defer stop()
+	if interruptHook != nil {
+		interruptHook("write")
+	}
 	// The links relate adds are recorded first, so that a link in the
 	// library is never taken for a curator's (caselink tune).
 	log, err := linksAt(c.StringSlice("cases"))
@@ -250,19 +253,26 @@ func (env *env) writeRelated(c *cli.Context, lib *caselib.Library, changed map[s
 	if err := log.record(c, added, nil); err != nil {
 		return failure{err}
 	}
+	// Once the library is written, the rest is best effort: the exit
+	// status says whether the library was written, so a failure to
+	// update the record (a connection the server dropped) is a warning.
+	afterWrite := func() {
+		if err := log.record(c, nil, removed); err != nil {
+			fmt.Fprintf(env.stderr, "caselink: warning: the library is written, but the record of the links relate removed is not: %v\n", err)
+		}
+	}
 	if env.table != nil {
 		if err := env.writeTableRelated(c, changed, out); err != nil {
 			return err
 		}
-		return log.record(c, nil, removed)
+		afterWrite()
+		return nil
 	}
 	files, err := caselib.WriteRelated(lib, changed)
 	if err != nil {
 		return failure{err}
 	}
-	if err := log.record(c, nil, removed); err != nil {
-		return failure{err}
-	}
+	afterWrite()
 	msg := fmt.Sprintf("updated related of %d case(s) in %d file(s): %d link(s) added, %d removed",
 		len(changed), len(files), out.Add, out.Remove)
 	if out.Reorder > 0 {

@@ -30,7 +30,7 @@ leaves the previous one serving and the error is logged here and shown by /healt
 stops the server.
 As a team's service: --tokens FILE (one "ROLE TOKEN" a line, roles read and curate, mode
 600) makes every request carry Authorization: Bearer TOKEN (a browser is asked for it once);
-without --tokens, an --addr other machines can reach is refused unless --insecure-no-auth.
+SIGHUP reads the file again (a bad file keeps the tokens in force; the log says which); without --tokens, an --addr other machines can reach is refused unless --insecure-no-auth.
 Requests must name the server by its listen address, localhost or a --host NAME (421
 otherwise), writes must be same-origin JSON, and a paste over --max-paste is refused (413).
 GET /metrics is for Prometheus; POST /api/alerts takes Alertmanager's webhook, and with
@@ -121,5 +121,31 @@ func (env *env) serve(c *cli.Context) error {
 	}
 	ctx, stop := signal.NotifyContext(ctx, os.Interrupt, syscall.SIGTERM)
 	defer stop()
+	if f := c.String("tokens"); f != "" {
+		defer reloadTokensOnHUP(srv, f)()
+	}
 	return srv.ListenAndServe(ctx, addr)
+}
+
+// reloadTokensOnHUP makes SIGHUP, until the returned stop is called, read
+// the tokens file path again (a bad file keeps the tokens in force; the
+// server's log says which), as daemons reread their configuration.
+func reloadTokensOnHUP(srv *serve.Server, path string) (stop func()) {
+	ch := make(chan os.Signal, 1)
+	signal.Notify(ch, syscall.SIGHUP)
+	done := make(chan struct{})
+	go func() {
+		for {
+			select {
+			case <-ch:
+				srv.ReloadTokens(path)
+			case <-done:
+				return
+			}
+		}
+	}()
+	return func() {
+		signal.Stop(ch)
+		close(done)
+	}
 }

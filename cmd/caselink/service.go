@@ -6,6 +6,7 @@ import (
 	"net/url"
 	"os"
 	"os/signal"
+	"sync/atomic"
 	"syscall"
 	"time"
 
@@ -82,11 +83,21 @@ func checkExposure(addr string, tokens, insecure bool) error {
 	return usagef("--addr %s is reachable from other machines: give --tokens FILE (or, on a network you trust, --insecure-no-auth)", addr)
 }
 
+// interrupted is set once Ctrl-C or SIGTERM stops a write: from then on the
+// process exits 130, whatever the write returns (see run).
+var interrupted atomic.Bool
+
+// interruptHook, set by tests only, is called at the steps of an
+// interrupted write ("write": the write is about to start; "removed": the
+// signal's handler has removed the temporary files), to make the race
+// between the handler and the failing write happen every time.
+var interruptHook func(step string)
+
 // cleanUpOnSignal makes Ctrl-C (SIGINT) and SIGTERM, until stop is
 // called, remove the writer's temporary files before the process exits
 // (status 130): the case files are each whole, as they were or rewritten,
 // and nothing is left behind. (Files of a run killed harder are swept by
-// the next write into the same folder, see caselib.SweepTemps.)
+// the next run that reads the library, see env.sweepTemps.)
 func (env *env) cleanUpOnSignal() (stop func()) {
 	ch := make(chan os.Signal, 1)
 	signal.Notify(ch, os.Interrupt, syscall.SIGTERM)
@@ -94,7 +105,14 @@ func (env *env) cleanUpOnSignal() (stop func()) {
 	go func() {
 		select {
 		case <-ch:
+			// Marked before the temporary files go: the write they break
+			// then fails in the main goroutine, which must not exit 1
+			// while this one is still on its way to 130 (run waits).
+			interrupted.Store(true)
 			n := caselib.RemoveTemps()
+			if interruptHook != nil {
+				interruptHook("removed")
+			}
 			fmt.Fprintf(env.stderr, "caselink: interrupted: removed %d temporary file(s); every case file is whole, as it was or rewritten\n", n)
 			os.Exit(130)
 		case <-done:
@@ -129,9 +147,11 @@ func pasteTooLarge(n, max int64, exact bool) error {
 		ErrPasteTooLarge, size, humanSize(max))}
 }
 
-// humanSize writes n bytes as 64KiB, 1MiB, 1.5MiB, 300B.
+// humanSize writes n bytes as 64KiB, 1MiB, 1.5MiB, 300B, 1GiB.
 func humanSize(n int64) string {
 	switch {
+	case n >= 1<<30 && n%(1<<30) == 0:
+		return fmt.Sprintf("%dGiB", n>>30)
 	case n >= 1<<20 && n%(1<<20) == 0:
 		return fmt.Sprintf("%dMiB", n>>20)
 	case n >= 1<<20:

@@ -44,7 +44,7 @@ func (env *env) show(c *cli.Context) error {
 	}
 	cs := lib.ByID(id)
 	if cs == nil {
-		return usagef("no case with id %q in the library", id)
+		return noSuchCase("", id, lib.Len(), func(i int) string { return lib.Cases[i].ID })
 	}
 	w := bufio.NewWriter(env.stdout)
 	col := color(env.stdout)

@@ -252,6 +252,7 @@ func openLazy(o stampOptions, cfg similarity.Config) (ix *similarity.Index, note
 		return nil, "", false
 	}
 	lazyOpens.Add(1)
+	touchCache(idx)
 	return ix, st.Notes, true
 }
 

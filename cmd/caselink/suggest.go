@@ -65,11 +65,40 @@ func unknownCommand(app *cli.App, name string) error {
 	return usagef("unknown command %q; run caselink --help for the list", name)
 }
 
+// noSuchCase is the error for an id the library does not have, naming the
+// nearest id it does have (IL-191 → IL-0191, il-0191 → IL-0191) when one
+// is within two edits, case aside. prefix names the flag ("--like: "), or
+// is "". The library's ids are n, the i-th given by idAt (an index opened
+// from the cache knows its ids without reading its cases).
+func noSuchCase(prefix, id string, n int, idAt func(i int) string) error {
+	lower := make([]string, n)
+	for i := range n {
+		lower[i] = strings.ToLower(idAt(i))
+	}
+	if s := nearestName(strings.ToLower(id), lower); s != "" {
+		for i := range n {
+			if lower[i] == s {
+				return usagef("%sno case with id %q in the library: did you mean %s?", prefix, id, idAt(i))
+			}
+		}
+	}
+	return usagef("%sno case with id %q in the library", prefix, id)
+}
+
 // flagSuggestion adds "did you mean --X?" to a flag parsing error about an
 // undefined flag of cmd, when one is near.
 func flagSuggestion(cmd *cli.Command, err error) error {
 	const undefined = "flag provided but not defined: "
 	msg := err.Error()
+	// The flag package says `invalid value "x" for flag -top: parse error`:
+	// say instead what the flag wants.
+	var value, flag string
+	if n, _ := fmt.Sscanf(msg, "invalid value %q for flag -%s", &value, &flag); n == 2 {
+		flag = strings.TrimSuffix(flag, ":")
+		if want := wantOf(cmd, flag); !strings.HasPrefix(want, "not ") {
+			return fmt.Errorf("--%s %q: %s", flag, value, want)
+		}
+	}
 	i := strings.Index(msg, undefined)
 	if i < 0 || cmd == nil {
 		return err
@@ -81,6 +110,11 @@ func flagSuggestion(cmd *cli.Command, err error) error {
 	}
 	if s := nearestName(name, names); s != "" {
 		return fmt.Errorf("%w: did you mean --%s?", err, s)
+	}
+	if cmd.Name == "match" || cmd.Name == "analyze" {
+		// Flags count wherever they stand (flagsFirst), so a word of the
+		// paste that begins with '-' must follow "--".
+		return fmt.Errorf("%w (a paste that holds a word beginning with '-' goes after --: caselink %s [FLAGS] -- TEXT)", err, cmd.Name)
 	}
 	return err
 }

@@ -135,7 +135,44 @@ func (d *caseDecoder) decodeCase(data []byte, pos int, what string) (c *Case, ce
 		r, _ := utf8.DecodeRuneInString(c.ID[i:])
 		return nil, &caseError{off: d.start, id: c.ID, field: "id", msg: fmt.Sprintf("has the control character %U: an id is printed to terminals and pages, so it must be printable", r)}
 	}
+	if msg := badID(c.ID); msg != "" {
+		return nil, &caseError{off: d.start, id: shortID(c.ID), field: "id", msg: msg}
+	}
 	return c, nil
+}
+
+// MaxIDLen is the longest case id accepted, in bytes: ids are printed on
+// every line of output and in page addresses, and the longest of 6,854 real
+// incidents has 73.
+const MaxIDLen = 200
+
+// badID says what is wrong with an id that is not empty and printable,
+// "" when nothing is: ids become page paths (/cases/{id}), file-like keys
+// and words on a command line, where a slash or a space at either end would
+// name another case or none.
+func badID(id string) string {
+	switch {
+	case len(id) > MaxIDLen:
+		return fmt.Sprintf("is %d bytes long, over the limit of %d", len(id), MaxIDLen)
+	case strings.ContainsRune(id, '/'):
+		return "has a '/': an id is part of the case's address (/cases/ID), so it cannot hold one"
+	case strings.TrimSpace(id) != id:
+		return "begins or ends with a space: remove it (ids are compared exactly)"
+	}
+	return ""
+}
+
+// shortID is an id cut for an error message: a 100,000-character id is
+// not repeated whole.
+func shortID(id string) string {
+	if len(id) <= 60 {
+		return id
+	}
+	cut := 60
+	for cut > 0 && !utf8.RuneStart(id[cut]) {
+		cut--
+	}
+	return id[:cut] + "…"
 }
 
 // caseList returns the bounds of the elements of the JSON list at data[pos:]
@@ -437,7 +474,9 @@ func (d *caseDecoder) listElements(f func(i int)) {
 	d.depth--
 }
 
-// strs decodes a list of strings (or null); null elements are dropped.
+// strs decodes a list of strings (or null); a null element is a type
+// error, as a writer that drops it would change the list behind the
+// user's back.
 func (d *caseDecoder) strs(field, expected string) []string {
 	switch d.peek() {
 	case 'n':
@@ -450,14 +489,11 @@ func (d *caseDecoder) strs(field, expected string) []string {
 	}
 	var out []string
 	d.listElements(func(i int) {
-		switch d.peek() {
-		case '"':
+		if d.peek() == '"' {
 			out = append(out, d.stringValue())
-		case 'n':
-			d.lit("null")
-		default:
-			d.wrongType(fieldPath{field: field, idx: i}, "a string")
+			return
 		}
+		d.wrongType(fieldPath{field: field, idx: i}, "a string")
 	})
 	return out
 }
@@ -478,8 +514,6 @@ func (d *caseDecoder) texts(field string) []Text {
 		switch d.peek() {
 		case '"':
 			out = append(out, Text{EN: d.stringValue()})
-		case 'n':
-			d.lit("null")
 		case '{':
 			var t, inner Text
 			if d.textObject(fieldPath{field: field, idx: i}, &t, &inner) {
@@ -518,29 +552,36 @@ func (d *caseDecoder) impact() (im Impact) {
 	return im
 }
 
-// timeline takes "detected_after" and "resolved_after" from a timeline
-// object when they are strings; any other shape of "timeline" (a list of
-// events, say) is skipped, not refused, as libraries use the name for
-// different things.
+// timeline takes "detected_after" and "resolved_after" (strings or null)
+// from a timeline object. A list of events (objects or strings) is left
+// alone, as libraries use the name for that too; any other value, or an
+// element of the list that is no event, is a type error.
 func (d *caseDecoder) timeline() (detected, resolved string) {
-	if d.peek() != '{' {
-		d.skip()
-		return "", ""
+	switch d.peek() {
+	case 'n':
+		d.lit("null")
+	case '[':
+		d.listElements(func(i int) {
+			if c := d.peek(); c != '{' && c != '"' {
+				d.wrongType(fieldPath{field: "timeline", idx: i}, "an event (an object or a string)")
+				return
+			}
+			d.skip()
+		})
+	case '{':
+		d.objectMembers(func(name []byte) {
+			switch string(name) {
+			case "detected_after":
+				detected = d.str1p(top("timeline").with("detected_after"))
+			case "resolved_after":
+				resolved = d.str1p(top("timeline").with("resolved_after"))
+			default:
+				d.skip()
+			}
+		})
+	default:
+		d.wrongType(top("timeline"), `an object with "detected_after" and "resolved_after", or a list of events`)
 	}
-	d.objectMembers(func(name []byte) {
-		if d.peek() != '"' {
-			d.skip()
-			return
-		}
-		switch string(name) {
-		case "detected_after":
-			detected = d.stringValue()
-		case "resolved_after":
-			resolved = d.stringValue()
-		default:
-			d.skip()
-		}
-	})
 	return detected, resolved
 }
 
@@ -557,8 +598,6 @@ func (d *caseDecoder) sources() []Source {
 	var out []Source
 	d.listElements(func(i int) {
 		switch d.peek() {
-		case 'n':
-			d.lit("null")
 		case '"':
 			out = append(out, Source{URL: d.stringValue()})
 		case '{':

@@ -53,7 +53,7 @@
 //
 // A Case holds only the fields caselink uses; each may be null or missing,
 // and each must otherwise have one of the types described on Case, or loading
-// fails. Other members ("review", "timeline", "docs", …) are not decoded,
+// fails (a null inside a list too). Other members ("review", "docs", …) are not decoded,
 // only checked to be valid JSON, and the writer never touches them.
 //
 // JSON Lines input is streamed in chunks and decoded in parallel by

@@ -10,6 +10,7 @@ import (
 	"path/filepath"
 	"runtime"
 	"strings"
+	"syscall"
 	"time"
 
 	"github.com/caselink/caselink/seeds"
@@ -36,6 +37,14 @@ type LoadOptions struct {
 	// cases read so far, from the goroutine that called Load (for a
 	// progress line; never concurrently with Warn).
 	Progress func(cases int)
+	// Notice, when not nil, is told of each entry of a folder that Load
+	// leaves out though a user may expect it read: a named pipe, device or
+	// socket with a case file's name, a link that leads nowhere or in a
+	// loop, a link to a folder. Strict or lenient, these do not stop the
+	// load and are not counted in Skipped; without Notice they are left
+	// out in silence. Called from the goroutine that called Load, never
+	// concurrently with Warn or Progress.
+	Notice func(err error)
 }
 
 // DefaultMaxCaseBytes is the default per-case size limit: 4 MiB, over ten
@@ -104,9 +113,15 @@ func isCaseFile(name string) bool {
 // is one of caseExts, skipping names that begin with a dot and what the
 // folder's IgnoreFile lists (ignore); a link to a
 // file is read, a link to a folder inside root is not followed (root itself
-// may be one), other special files are left out. fn also receives the errors of reading a folder (with its path);
+// may be one), other special files are left out, each told to leftOut (when
+// not nil) with why. fn also receives the errors of reading a folder (with its path);
 // an error returned by fn stops the walk and is returned.
-func walkCaseFiles(root string, ignore ignoreList, fn func(fpath string, err error) error) error {
+func walkCaseFiles(root string, ignore ignoreList, fn func(fpath string, err error) error, leftOut func(fpath, why string)) error {
+	tell := func(fpath, why string) {
+		if leftOut != nil {
+			leftOut(fpath, why)
+		}
+	}
 	// A library given as a link to a folder is that folder (as a link
 	// inside it is not): walk where it points, naming the files by the
 	// link, so that messages and writes use the name the user gave.
@@ -131,18 +146,60 @@ func walkCaseFiles(root string, ignore ignoreList, fn func(fpath string, err err
 			}
 			return nil
 		}
-		if d.IsDir() || !isCaseFile(d.Name()) {
+		if d.IsDir() {
 			return nil
 		}
 		if d.Type()&fs.ModeSymlink != 0 {
-			if st, err := os.Stat(fpath); err != nil || st.IsDir() {
+			st, err := os.Stat(fpath)
+			switch {
+			case err == nil && st.IsDir():
+				tell(fpath, "a link to a folder (links to folders are not followed: give the folder as a --cases of its own)")
+				return nil
+			case !isCaseFile(d.Name()):
+				return nil
+			case errors.Is(err, syscall.ELOOP):
+				tell(fpath, "a link that leads in a loop")
+				return nil
+			case err != nil:
+				tell(fpath, "a link that leads nowhere ("+errText(err)+")")
+				return nil
+			case !st.Mode().IsRegular():
+				tell(fpath, "a link to "+fileKind(st.Mode())+" (only regular files are read)")
 				return nil
 			}
-		} else if !d.Type().IsRegular() {
+			return fn(fpath, nil)
+		}
+		if !isCaseFile(d.Name()) {
+			return nil
+		}
+		if !d.Type().IsRegular() {
+			tell(fpath, fileKind(d.Type())+" (only regular files are read)")
 			return nil
 		}
 		return fn(fpath, nil)
 	})
+}
+
+// fileKind names the kind of a file that is not regular, for messages.
+func fileKind(m fs.FileMode) string {
+	switch {
+	case m&fs.ModeNamedPipe != 0:
+		return "a named pipe (FIFO)"
+	case m&fs.ModeSocket != 0:
+		return "a socket"
+	case m&fs.ModeDevice != 0:
+		return "a device"
+	}
+	return "not a regular file"
+}
+
+// errText is the system's words for err without the path it repeats.
+func errText(err error) string {
+	var pe *fs.PathError
+	if errors.As(err, &pe) {
+		return pe.Err.Error()
+	}
+	return err.Error()
 }
 
 // Load reads cases from paths: case files, folders of case files, JSON Lines
@@ -222,7 +279,7 @@ func (p *loader) loadPath(name string) bool {
 			return errStop
 		}
 		return nil
-	})
+	}, p.leftOut)
 	switch {
 	case err == errStop:
 		return false

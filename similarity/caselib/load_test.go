@@ -331,3 +331,64 @@ func TestErrorFormat(t *testing.T) {
 		t.Fatal(got)
 	}
 }
+
+// TestLoadRefusesWrongTypes: every field caselink reads, given a value of
+// the wrong type (a null inside a list included: relate --write would drop
+// it), is refused with the one-line error naming file, line, case id and
+// field; so is an id that cannot serve as an address.
+func TestLoadRefusesWrongTypes(t *testing.T) {
+	long := strings.Repeat("x", 100_000)
+	tests := []struct {
+		name, line, want string
+	}{
+		{"timeline list of numbers", `{"id":"A","timeline":[1]}`, `case "A": field "timeline[0]": expected an event (an object or a string), found a number`},
+		{"timeline number", `{"id":"A","timeline":5}`, `case "A": field "timeline": expected an object with "detected_after" and "resolved_after", or a list of events, found a number`},
+		{"resolved_after number", `{"id":"A","timeline":{"resolved_after":5}}`, `case "A": field "timeline.resolved_after": expected a string, found a number`},
+		{"detected_after list", `{"id":"A","timeline":{"detected_after":["2m"]}}`, `case "A": field "timeline.detected_after": expected a string, found a list`},
+		{"null in related", `{"id":"A","related":["B",null]}`, `case "A": field "related[1]": expected a string, found null`},
+		{"null in symptoms", `{"id":"A","symptoms":[null]}`, `case "A": field "symptoms[0]": expected a string, found null`},
+		{"null in domain", `{"id":"A","domain":["db",null]}`, `case "A": field "domain[1]": expected a string, found null`},
+		{"null in components", `{"id":"A","components":[null]}`, `case "A": field "components[0]": expected a string, found null`},
+		{"null in contributing", `{"id":"A","contributing":[null]}`, `case "A": field "contributing[0]": expected a string, found null`},
+		{"null in root_cause", `{"id":"A","root_cause":[null]}`, `case "A": field "root_cause[0]": expected a string, found null`},
+		{"null in remediation", `{"id":"A","remediation":["rolled back",null]}`, `case "A": field "remediation[1]": expected a string, a {"text": …} object or an {"en", "ko"} object, found null`},
+		{"null in action_items", `{"id":"A","action_items":[null]}`, `case "A": field "action_items[0]": expected a string, a {"text": …} object or an {"en", "ko"} object, found null`},
+		{"null in sources", `{"id":"A","sources":[null]}`, `case "A": field "sources[0]": expected an object with "url" and "kind", found null`},
+		{"related number", `{"id":"A","related":[1,2]}`, `case "A": field "related[0]": expected a string, found a number`},
+		{"impact users number", `{"id":"A","impact":{"users":3}}`, `case "A": field "impact.users": expected a string, found a number`},
+		{"severity number", `{"id":"A","severity":2}`, `case "A": field "severity": expected a string, found a number`},
+		{"id with a slash", `{"id":"IL/0191"}`, `case "IL/0191": field "id": has a '/': an id is part of the case's address (/cases/ID), so it cannot hold one`},
+		{"id with a leading space", `{"id":" IL-0191"}`, `case " IL-0191": field "id": begins or ends with a space: remove it (ids are compared exactly)`},
+		{"id with a trailing space", `{"id":"IL-0191 "}`, `case "IL-0191 ": field "id": begins or ends with a space: remove it (ids are compared exactly)`},
+		{"id too long", `{"id":"` + long + `"}`, `case "` + long[:60] + `…": field "id": is 100000 bytes long, over the limit of 200`},
+	}
+	dir := t.TempDir()
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			p := filepath.Join(dir, "c.jsonl")
+			if err := os.WriteFile(p, []byte(`{"id":"OK"}`+"\n"+tt.line+"\n"), 0o644); err != nil {
+				t.Fatal(err)
+			}
+			lib, err := Load([]string{p}, LoadOptions{})
+			if err == nil {
+				t.Fatalf("loaded %d cases, want an error", len(lib.Cases))
+			}
+			if want := p + ":2: " + tt.want; err.Error() != want {
+				t.Fatalf("error\n got %s\nwant %s", err, want)
+			}
+		})
+	}
+	// The shapes that stay accepted: null for a whole field, a timeline of
+	// events, an id of 200 bytes.
+	ok := `{"id":"` + strings.Repeat("y", MaxIDLen) + `","related":null,"timeline":[{"at":"10:00"},"paged"],"remediation":null}` + "\n" +
+		`{"id":"B","timeline":{"detected_after":null,"resolved_after":"3h","events":[1]}}` + "\n"
+	p := filepath.Join(dir, "ok.jsonl")
+	os.WriteFile(p, []byte(ok), 0o644)
+	lib, err := Load([]string{p}, LoadOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := lib.ByID("B").ResolvedAfter; got != "3h" {
+		t.Fatalf("resolved_after %q, want 3h", got)
+	}
+}

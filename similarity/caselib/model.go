@@ -67,7 +67,7 @@ func (l Location) String() string {
 // caselink uses are decoded; every other member of the case object is ignored
 // here and left untouched by the writer.
 type Case struct {
-	ID   string // "id": a non-empty string, unique in a Library
+	ID   string // "id": a non-empty string, unique in a Library; printable, no '/', no space at either end, at most MaxIDLen bytes
 	Org  string // "org"
 	Date string // "date" as written, e.g. "2025-10-21"; "" when null or missing
 
@@ -75,19 +75,20 @@ type Case struct {
 
 	// Remediation and ActionItems hold the "remediation" and "action_items"
 	// lists. Their elements may be {"text": {"en", "ko"}} objects, plain
-	// strings or {"en", "ko"} objects; null elements are dropped.
+	// strings or {"en", "ko"} objects; a null element is refused.
 	Remediation, ActionItems []Text
 
 	Impact Impact // "impact"
 
 	// DetectedAfter and ResolvedAfter are "timeline.detected_after" and
 	// "timeline.resolved_after" as written ("25m", "3h"), when "timeline"
-	// is an object and they are strings; "" otherwise. Other shapes of
-	// "timeline" are left alone.
+	// is an object; "" when null or missing. A "timeline" that is a list
+	// of events (objects or strings) is left alone; any other type is
+	// refused.
 	DetectedAfter, ResolvedAfter string
 
 	// Tag lists ("domain", "symptoms", "components", "contributing"):
-	// lists of strings; null elements are dropped.
+	// lists of strings; a null element is refused.
 	Domain, Symptoms, Components, Contributing []string
 
 	// RootCause holds "root_cause", which may be a string (a one-element

@@ -47,6 +47,7 @@ const (
 	jobFail                   // a problem found by the producer
 	jobEnd                    // the end of a file
 	jobRecords                // data holds records given to LoadRecords, split by recs
+	jobNotice                 // err is an entry left out, for LoadOptions.Notice
 )
 
 type job struct {
@@ -108,6 +109,14 @@ func (p *loader) fail(src *fileState, err *Error, fatal bool) bool {
 		return false
 	}
 	return p.send(&job{kind: jobFail, src: src, err: err, done: closed})
+}
+
+// leftOut queues a notice of a folder entry Load leaves out (see
+// LoadOptions.Notice), so that it is told in input order by the collector.
+func (p *loader) leftOut(fpath, why string) {
+	if p.opts.Notice != nil {
+		p.send(&job{kind: jobNotice, err: &Error{File: fpath, Msg: "not read: " + why}, done: closed})
+	}
 }
 
 // getBuf returns an empty buffer with room for at least n bytes.
@@ -550,6 +559,11 @@ func (p *loader) take(j *job) error {
 	switch j.kind {
 	case jobFail:
 		return p.problem(src, j.err, j.fatal)
+	case jobNotice:
+		if p.opts.Notice != nil {
+			p.opts.Notice(j.err)
+		}
+		return nil
 	case jobEnd:
 		if !src.skipped {
 			lib.Cases = append(lib.Cases, src.pending...)

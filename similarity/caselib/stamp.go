@@ -77,7 +77,7 @@ func eachLibraryFile(paths []string, file func(name string, info fs.FileInfo), f
 			}
 			failed(name, err)
 			return nil
-		})
+		}, nil)
 	}
 }
 

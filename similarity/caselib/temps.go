@@ -83,6 +83,11 @@ func SweepTemps(dir string) []string {
 	if err != nil {
 		return nil
 	}
+	return sweepEntries(dir, ents)
+}
+
+// sweepEntries is SweepTemps on the entries ents of dir, already read.
+func sweepEntries(dir string, ents []os.DirEntry) []string {
 	var removed []string
 	for _, e := range ents {
 		pid, ok := tempPID(e.Name())
@@ -98,6 +103,80 @@ func SweepTemps(dir string) []string {
 		if gone && os.Remove(name) == nil {
 			removed = append(removed, name)
 		}
+	}
+	return removed
+}
+
+// SweepLibrary runs SweepTemps in every folder of the library named by
+// paths, as Load names it: for a folder, the folder and each subfolder Load
+// reads (not hidden ones, not those its .caselinkignore lists, not links to
+// folders); for a file, the folder that holds it (and the one that holds
+// its target, for a link). It is for every run that reads a library, so
+// that a killed writer's temporary files (often as large as the case file
+// they were to replace) do not wait for the next write into that folder.
+// "-" and URLs are skipped. It returns the files it removed, in the order
+// found.
+func SweepLibrary(paths []string) []string {
+	var removed []string
+	seen := map[string]bool{}
+	first := func(dir string) bool { // each folder is swept once
+		key := dir
+		if abs, err := filepath.Abs(dir); err == nil {
+			key = abs
+		}
+		if seen[key] {
+			return false
+		}
+		seen[key] = true
+		return true
+	}
+	sweep := func(dir string) {
+		if first(dir) {
+			removed = append(removed, SweepTemps(dir)...)
+		}
+	}
+	for _, p := range paths {
+		if p == "-" || strings.Contains(p, "://") {
+			continue
+		}
+		st, err := os.Stat(p)
+		if err != nil {
+			continue
+		}
+		if !st.IsDir() {
+			sweep(filepath.Dir(p))
+			if target, err := filepath.EvalSymlinks(p); err == nil {
+				sweep(filepath.Dir(target))
+			}
+			continue
+		}
+		ignore, _ := readIgnore(p) // a bad ignore file is Load's to report
+		walkRoot := p
+		if target, err := filepath.EvalSymlinks(p); err == nil {
+			walkRoot = target
+		}
+		var walk func(dir string)
+		walk = func(dir string) {
+			if !first(dir) {
+				return
+			}
+			ents, err := os.ReadDir(dir)
+			if err != nil {
+				return
+			}
+			removed = append(removed, sweepEntries(dir, ents)...)
+			for _, e := range ents {
+				sub := filepath.Join(dir, e.Name())
+				if !e.IsDir() || strings.HasPrefix(e.Name(), ".") {
+					continue // a link to a folder is not a dir entry, and Load does not follow it
+				}
+				if rel, err := filepath.Rel(walkRoot, sub); err == nil && ignore.match(p, filepath.Join(p, rel)) {
+					continue
+				}
+				walk(sub)
+			}
+		}
+		walk(walkRoot)
 	}
 	return removed
 }

@@ -77,6 +77,7 @@ var keys = []key{
 	{name: "serve.insecure-no-auth", commands: []string{"serve"}, flag: "insecure-no-auth"},
 	{name: "serve.limits.max-paste", commands: []string{"serve"}, flag: "max-paste"},
 	{name: "serve.limits.max-case-size", commands: []string{"serve"}, flag: "max-case-size"},
+	{name: "cache.max-size", commands: []string{"cache"}, flag: "max-size"},
 }
 
 // foreign are the tables other parts of caselink keep in the same file.

@@ -245,8 +245,8 @@ func (s *Server) slackMessage(msg AlertmanagerMessage, ans AlertsAnswer, base st
 		if len(h.Why) > 0 {
 			fmt.Fprintf(&b, ": %s", slackEscape(strings.Join(h.Why[:min(len(h.Why), 5)], ", ")))
 		}
-		if h.URL != "" {
-			fmt.Fprintf(&b, " · <%s|source>", h.URL)
+		if WebURL(h.URL) {
+			fmt.Fprintf(&b, " · <%s|source>", slackEscape(h.URL))
 		}
 		if len(h.Remediation) > 0 {
 			fmt.Fprintf(&b, "\n    fixed by: %s", slackEscape(h.Remediation[0]))

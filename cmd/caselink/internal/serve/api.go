@@ -12,6 +12,7 @@ import (
 	"strconv"
 	"strings"
 	"time"
+	"unicode/utf8"
 
 	"github.com/caselink/caselink/cmd/caselink/internal/curate"
 	"github.com/caselink/caselink/similarity"
@@ -293,10 +294,13 @@ type DecisionAnswer struct {
 	Date    string `json:"date"`
 }
 
-// Health is the answer of GET /healthz, always with status 200 while the
-// server answers. Status is "ok", or "degraded" when the last reload failed:
-// LastError is its error (null when the last load succeeded), and the
-// previous index keeps serving, so OK is false until a reload succeeds.
+// Health is the answer of GET /healthz: status 200 when the library in
+// force is the last one read, 503 when degraded, so that a load balancer
+// takes a replica serving an old library out. Status is "ok", or
+// "degraded" when the last reload failed: LastError is its error (null
+// when the last load succeeded), and the previous index keeps serving, so
+// OK is false until a reload succeeds. (GET /livez says only that the
+// process answers.)
 type Health struct {
 	OK          bool    `json:"ok"`
 	Status      string  `json:"status"` // "ok" or "degraded"
@@ -337,6 +341,7 @@ func (s *Server) routes() http.Handler {
 	api(http.MethodPost, "/api/dupes/decisions", s.apiDecision)
 	api(http.MethodPost, "/api/feedback", s.apiFeedback)
 	api(http.MethodGet, "/healthz", s.apiHealth)
+	api(http.MethodGet, livePath, s.apiLive)
 	mux.HandleFunc("/api/", func(w http.ResponseWriter, r *http.Request) {
 		writeError(w, http.StatusNotFound, "no such endpoint: %s", r.URL.Path)
 	})
@@ -681,7 +686,7 @@ func NewDupeCase(c *caselib.Case, lg string) DupeCase {
 	}
 	var src []string
 	for _, u := range append([]string{c.URL}, sourceURLs(c)...) {
-		if u = strings.TrimSpace(u); (strings.HasPrefix(u, "https://") || strings.HasPrefix(u, "http://")) && !slices.Contains(src, u) {
+		if u = strings.TrimSpace(u); WebURL(u) && !slices.Contains(src, u) {
 			src = append(src, u)
 		}
 	}
@@ -807,7 +812,19 @@ func (s *Server) apiFeedback(w http.ResponseWriter, r *http.Request) {
 
 func (s *Server) apiHealth(w http.ResponseWriter, r *http.Request) {
 	w.Header().Set("Cache-Control", "no-store")
-	writeJSON(w, http.StatusOK, s.health())
+	h := s.health()
+	status := http.StatusOK
+	if !h.OK {
+		status = http.StatusServiceUnavailable
+	}
+	writeJSON(w, status, h)
+}
+
+// apiLive is GET /livez, the liveness probe: 200 while the process
+// answers, with nothing about the library, so it needs no token.
+func (s *Server) apiLive(w http.ResponseWriter, r *http.Request) {
+	w.Header().Set("Cache-Control", "no-store")
+	writeJSON(w, http.StatusOK, map[string]bool{"ok": true})
 }
 
 // MatchHits turns the hits of a match result into API hits, titles in
@@ -884,9 +901,25 @@ func (s *Server) caseView(ix *similarity.Index, doc int, lang string) CaseView {
 // unknown fields. It returns the status to answer on error.
 func decodeBody(w http.ResponseWriter, r *http.Request, v any) (int, error) {
 	r.Body = http.MaxBytesReader(w, r.Body, bodyLimitOf(r))
-	dec := json.NewDecoder(r.Body)
+	body, err := io.ReadAll(r.Body)
+	if err == nil && !utf8.Valid(body) {
+		// encoding/json would turn the bad bytes into U+FFFD and match
+		// something else than was sent; the loader refuses such files too.
+		at := 0
+		for at < len(body) {
+			r, n := utf8.DecodeRune(body[at:])
+			if r == utf8.RuneError && n <= 1 {
+				break
+			}
+			at += n
+		}
+		return http.StatusBadRequest, fmt.Errorf("request body is not UTF-8 (byte 0x%02X at offset %d)", body[at], at)
+	}
+	dec := json.NewDecoder(bytes.NewReader(body))
 	dec.DisallowUnknownFields()
-	err := dec.Decode(v)
+	if err == nil {
+		err = dec.Decode(v)
+	}
 	if err == nil {
 		// nothing but white space may follow the object
 		if _, err2 := dec.Token(); err2 != io.EOF {

@@ -38,8 +38,17 @@ func (r Role) String() string {
 // Tokens are the bearer tokens a server accepts, each with its role. The
 // zero value (and nil) accepts none.
 type Tokens struct {
-	byHash map[[32]byte]Role // keyed by the SHA-256 of the token, so a lookup's time says nothing about a token's bytes
+	// byHash is keyed by the SHA-256 of the token, so a lookup's time says
+	// nothing about a token's bytes; swapped whole by Replace (SIGHUP).
+	byHash atomic.Pointer[map[[32]byte]Role]
 }
+
+// Len returns the number of tokens.
+func (t *Tokens) Len() int { return len(*t.byHash.Load()) }
+
+// Replace puts the tokens of from in force instead of t's, at once: a
+// request sees the old set or the new one.
+func (t *Tokens) Replace(from *Tokens) { t.byHash.Store(from.byHash.Load()) }
 
 // minTokenLen is the shortest token a tokens file may hold: a guessable
 // token is no token.
@@ -75,7 +84,7 @@ func LoadTokens(path string) (*Tokens, error) {
 // ParseTokens parses the text of a tokens file (see [LoadTokens]); an
 // error starts with the line number.
 func ParseTokens(data []byte) (*Tokens, error) {
-	t := &Tokens{byHash: map[[32]byte]Role{}}
+	byHash := map[[32]byte]Role{}
 	sc := bufio.NewScanner(bytes.NewReader(data))
 	for n := 1; sc.Scan(); n++ {
 		line := strings.TrimSpace(sc.Text())
@@ -99,17 +108,19 @@ func ParseTokens(data []byte) (*Tokens, error) {
 			return nil, fmt.Errorf("%d: token is %d characters, want at least %d (e.g. openssl rand -hex 32)", n, len(f[1]), minTokenLen)
 		}
 		h := sha256.Sum256([]byte(f[1]))
-		if old, ok := t.byHash[h]; ok && old != role {
+		if old, ok := byHash[h]; ok && old != role {
 			return nil, fmt.Errorf("%d: the same token is given two roles", n)
 		}
-		t.byHash[h] = role
+		byHash[h] = role
 	}
 	if err := sc.Err(); err != nil {
 		return nil, fmt.Errorf("0: %v", err)
 	}
-	if len(t.byHash) == 0 {
+	if len(byHash) == 0 {
 		return nil, errors.New("0: no tokens: want one ROLE TOKEN line or more")
 	}
+	t := &Tokens{}
+	t.byHash.Store(&byHash)
 	return t, nil
 }
 
@@ -118,7 +129,7 @@ func (t *Tokens) Role(token string) Role {
 	if t == nil || token == "" {
 		return RoleNone
 	}
-	return t.byHash[sha256.Sum256([]byte(token))]
+	return (*t.byHash.Load())[sha256.Sum256([]byte(token))]
 }
 
 // cookieName is the cookie the page's sign-in sets: it holds the token, so
@@ -149,7 +160,7 @@ func bearer(r *http.Request) string {
 func needs(r *http.Request) Role {
 	p := r.URL.Path
 	switch {
-	case p == signInPath || strings.HasPrefix(p, "/static/"):
+	case p == signInPath || p == livePath || strings.HasPrefix(p, "/static/"):
 		return RoleNone
 	case r.Method == http.MethodGet || r.Method == http.MethodHead || r.Method == http.MethodOptions:
 		return RoleRead
@@ -254,6 +265,41 @@ func IsLoopback(addr string) bool {
 	return true
 }
 
+// sameScheme reports whether an unsafe request's Origin, when the browser
+// gave no Sec-Fetch-Site, has the scheme the request came by: Go's
+// CrossOriginProtection then compares only the host, so a page at
+// https://HOST could post to a plain-HTTP server at HOST. The scheme is
+// https over TLS, or as a TLS-terminating proxy says in X-Forwarded-Proto
+// (a header a cross-site page cannot add without a preflight, which this
+// server never grants).
+func sameScheme(r *http.Request) bool {
+	switch r.Method {
+	case http.MethodGet, http.MethodHead, http.MethodOptions:
+		return true
+	}
+	origin := r.Header.Get("Origin")
+	if r.Header.Get("Sec-Fetch-Site") != "" || origin == "" || origin == "null" {
+		return true // Sec-Fetch-Site decided; without Origin, CrossOriginProtection did
+	}
+	u, err := url.Parse(origin)
+	if err != nil {
+		return false
+	}
+	scheme := "http"
+	if r.TLS != nil {
+		scheme = "https"
+	}
+	if p := r.Header.Get("X-Forwarded-Proto"); p != "" {
+		scheme = strings.ToLower(strings.TrimSpace(strings.Split(p, ",")[0]))
+	}
+	return strings.EqualFold(u.Scheme, scheme)
+}
+
+// livePath is the liveness probe: it reveals nothing and changes nothing,
+// so it needs no token and may be asked by any name (a load balancer asks
+// by the replica's address).
+const livePath = "/livez"
+
 // guard is the first middleware: Host check (421), cross-origin check of
 // unsafe methods (403), JSON bodies for writes (415), then tokens (401 without
 // one, 403 with too weak a role). A browser asking for a page without a
@@ -264,11 +310,11 @@ func (s *Server) guard(next http.Handler) http.Handler {
 		writeError(w, http.StatusForbidden, "cross-origin request refused: a request that changes anything must come from this server's own page")
 	}))
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		if !s.hosts.allowed(r.Host) {
+		if !s.hosts.allowed(r.Host) && r.URL.Path != livePath {
 			writeError(w, http.StatusMisdirectedRequest, "Host %q is not this server's: use its address or localhost, or start it with --host %s", r.Host, hostOnly(r.Host))
 			return
 		}
-		if err := cop.Check(r); err != nil {
+		if err := cop.Check(r); err != nil || !sameScheme(r) {
 			writeError(w, http.StatusForbidden, "cross-origin request refused: a request that changes anything must come from this server's own page")
 			return
 		}

@@ -69,6 +69,19 @@ func newBrowser(t *testing.T, ctx context.Context) context.Context {
 	return bctx
 }
 
+// evaluator returns a function that runs JavaScript on the page and gives
+// its string result, failing the test on an error.
+func evaluator(t *testing.T, bctx context.Context) func(js string) string {
+	return func(js string) string {
+		t.Helper()
+		s, err := chromedp.Run(bctx, chromedp.Evaluate[string](js))
+		if err != nil {
+			t.Fatalf("%s: %v", js, err)
+		}
+		return s
+	}
+}
+
 // pageSteps returns the two ways the browser tests drive a page: run steps
 // (failing the test with what was being done), and read the visible text of
 // a CSS selector.

@@ -19,13 +19,23 @@ import (
 
 // shot saves a full-page screenshot as name in $CASELINK_SCREENSHOTS, when
 // set, to look at.
-func shot(t *testing.T, bctx context.Context, name string) {
+func shot(t *testing.T, bctx context.Context, name string) { saveShot(t, bctx, name, true) }
+
+// viewShot saves what the screen shows (not the whole page) as name in
+// $CASELINK_SCREENSHOTS, when set: on a phone, what is above the fold.
+func viewShot(t *testing.T, bctx context.Context, name string) { saveShot(t, bctx, name, false) }
+
+func saveShot(t *testing.T, bctx context.Context, name string, full bool) {
 	t.Helper()
 	dir := os.Getenv("CASELINK_SCREENSHOTS")
 	if dir == "" {
 		return
 	}
-	png, err := chromedp.Run(bctx, chromedp.FullScreenshot(100))
+	capture := chromedp.CaptureScreenshot()
+	if full {
+		capture = chromedp.FullScreenshot(100)
+	}
+	png, err := chromedp.Run(bctx, capture)
 	if err != nil {
 		t.Fatalf("screenshot: %v", err)
 	}
@@ -40,7 +50,7 @@ func shot(t *testing.T, bctx context.Context, name string) {
 // TestBrowserTrust checks what an on-call engineer reads at a glance: the
 // library by its folder's name and case count, scores relative to the best
 // hit with the paste / neighbour split, the hits the minimum score hid, a
-// paste box that keeps its columns, Korean labels with ?lang=ko, and a
+// paste box that keeps a table's columns, Korean labels with ?lang=ko, and a
 // header of one line on a phone.
 func TestBrowserTrust(t *testing.T) {
 	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
@@ -53,14 +63,7 @@ func TestBrowserTrust(t *testing.T) {
 	_, ts := newTestServer(t, testOptions(dir))
 	bctx := newBrowser(t, ctx)
 	run, text := pageSteps(t, bctx)
-	eval := func(js string) string {
-		t.Helper()
-		s, err := chromedp.Run(bctx, chromedp.Evaluate[string](js))
-		if err != nil {
-			t.Fatalf("%s: %v", js, err)
-		}
-		return s
-	}
+	eval := evaluator(t, bctx)
 
 	paste := "kube-apiserver restarted, etcd memory tripled, pods OOMKilled during the rollout"
 	table := "\nNAME                      READY   STATUS      RESTARTS   AGE\napi-7f9c-xk2             0/1     OOMKilled   14         3m"
@@ -98,13 +101,18 @@ func TestBrowserTrust(t *testing.T) {
 	if n, want := eval(`String(document.querySelectorAll('#results > li').length)`), fmt.Sprint(len(api.Hits)+api.Hidden); n != want {
 		t.Errorf("after Show them: %s hits, want all %s", n, want)
 	}
-	if ws := eval(`getComputedStyle(document.getElementById('paste')).whiteSpace`); ws != "pre" {
-		t.Errorf("paste box white-space %q, want pre (no wrapping)", ws)
+	// Prose wraps (a long Slack line stays in view); a table keeps its
+	// columns (below).
+	if ws := eval(`getComputedStyle(document.getElementById('paste')).whiteSpace`); ws != "pre-wrap" {
+		t.Errorf("paste box white-space %q with prose, want pre-wrap", ws)
 	}
 	if ff := eval(`getComputedStyle(document.getElementById('paste')).fontFamily`); !strings.Contains(strings.ToLower(ff), "mono") {
 		t.Errorf("paste box font %q, want monospace", ff)
 	}
 	run("a kubectl table in the paste box", chromedp.SetValue(chromedp.ID("paste"), paste+table))
+	if ws := eval(`getComputedStyle(document.getElementById('paste')).whiteSpace`); ws != "pre" {
+		t.Errorf("paste box white-space %q with a table, want pre (no wrapping)", ws)
+	}
 	if w := eval(`String(document.getElementById('paste').scrollWidth > document.getElementById('paste').clientWidth)`); w != "true" {
 		t.Errorf("the paste box wraps long lines: no horizontal scroll")
 	}

@@ -37,7 +37,8 @@
 //	                               as recorded, in the decisions file caselink dupes reads
 //	POST /api/feedback             {"text","id","helpful","rank","score"}: whether a hit helped, kept with the
 //	                               paste in .caselink-feedback.jsonl beside the decisions file (caselib.Feedback)
-//	GET  /healthz                  {"ok","status","cases","loaded_at","library","reloads","last_error"}; status "degraded" and ok false after a failed reload
+//	GET  /healthz                  {"ok","status","cases","loaded_at","library","reloads","last_error"}; status "degraded", ok false and HTTP 503 after a failed reload
+//	GET  /livez                    {"ok": true} while the process answers; no token, any Host
 //	POST /api/alerts               Alertmanager's webhook (payload version 4) → {"alerts":[{"fingerprint","status",
 //	                               "labels","hits":[…]}]}; with ServiceOptions.Notify, a firing group is posted to a
 //	                               Slack incoming webhook with its top cases, scores, why and links

@@ -7,6 +7,7 @@ import (
 	"html/template"
 	"io/fs"
 	"net/http"
+	"net/url"
 	"strconv"
 	"strings"
 	"time"
@@ -28,7 +29,17 @@ func parsePages() (*template.Template, error) {
 		"pct":   barStep,
 		"level": scoreLevel,
 		"html":  func(s string) template.HTML { return template.HTML(s) }, // for the labels of labels.go only
+		"web":   WebURL,
 	}).ParseFS(webFS, "web/*.html")
+}
+
+// WebURL reports whether u, a URL from a case, may become a link: an
+// absolute http or https URL with a host. A case is data anyone who writes
+// to the library controls; a javascript: or data: URL in it is shown as
+// text, never made a link (on the page, in review, in Slack messages).
+func WebURL(u string) bool {
+	p, err := url.Parse(u)
+	return err == nil && (strings.EqualFold(p.Scheme, "http") || strings.EqualFold(p.Scheme, "https")) && p.Host != ""
 }
 
 // pageRoutes adds the web page, the case pages and the static assets.

@@ -182,6 +182,7 @@ func (s *Server) load(stamp uint64) (*snapshot, error) {
 			Lenient:      s.opts.Lenient,
 			MaxCaseBytes: s.opts.MaxCaseBytes,
 			Warn:         func(err error) { s.log.Printf("warning: skipped: %v", err) },
+			Notice:       func(err error) { s.log.Printf("warning: %v", err) },
 		})
 	}
 	if err != nil {

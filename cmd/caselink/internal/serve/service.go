@@ -4,6 +4,7 @@ import (
 	"context"
 	"crypto/rand"
 	"encoding/hex"
+	"errors"
 	"io"
 	"log/slog"
 	"net/http"
@@ -43,6 +44,24 @@ type ServiceOptions struct {
 // alert with its logs, and small enough that 32 at once stay within a few
 // hundred megabytes.
 const DefaultMaxPaste = 64 << 10
+
+// ReloadTokens reads the tokens file path again (as LoadTokens) and puts
+// its tokens in force from the next request on; a file that cannot be read
+// or has a bad line leaves the tokens in force as they were. The log says
+// which. It is for SIGHUP: a token is revoked or added without a restart.
+func (s *Server) ReloadTokens(path string) error {
+	if s.tokens == nil {
+		return errors.New("tokens: the server was started without --tokens")
+	}
+	t, err := LoadTokens(path)
+	if err != nil {
+		s.log.Printf("tokens not reloaded, the old ones stay in force: %v", err)
+		return err
+	}
+	s.tokens.Replace(t)
+	s.log.Printf("tokens reloaded from %s: %d token(s)", path, t.Len())
+	return nil
+}
 
 // service sets up what ServiceOptions ask for; called by New.
 func (s *Server) service(w io.Writer) {

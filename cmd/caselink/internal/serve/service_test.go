@@ -87,9 +87,17 @@ func TestTokens(t *testing.T) {
 		{"decision, curate token", "POST", "/api/dupes/decisions", decision, bearerOf(curateToken), 200},
 		{"match, curate token", "POST", "/api/match", matchBody(onCallPaste, 3), bearerOf(curateToken), 200},
 		{"style sheet without token", "GET", "/static/style.css", "", nil, 200},
+		// The liveness probe needs no token and says nothing of the library.
+		{"livez without token", "GET", "/livez", "", nil, 200},
+		{"livez by another name", "GET", "/livez", "", map[string]string{"Host": "10.1.2.3:8080"}, 200},
+		{"healthz by another name", "GET", "/healthz", "", map[string]string{"Host": "10.1.2.3:8080"}, 421},
 	} {
-		if got, body := send(t, c.method, ts.URL+c.path, c.body, c.hdr); got != c.want {
+		got, body := send(t, c.method, ts.URL+c.path, c.body, c.hdr)
+		if got != c.want {
 			t.Errorf("%s: status %d, want %d: %s", c.name, got, c.want, body)
+		}
+		if c.path == "/livez" && strings.TrimSpace(body) != `{"ok":true}` && strings.TrimSpace(body) != "{\n  \"ok\": true\n}" {
+			t.Errorf("%s: body %q: want only that it answers", c.name, body)
 		}
 	}
 }
@@ -190,6 +198,8 @@ func TestCrossSiteWrites(t *testing.T) {
 		{"other origin, JSON", map[string]string{"Content-Type": "application/json", "Origin": "http://evil.example"}, 403},
 		{"cross-site fetch", map[string]string{"Content-Type": "application/json", "Sec-Fetch-Site": "cross-site"}, 403},
 		{"same-site, other port", map[string]string{"Content-Type": "application/json", "Sec-Fetch-Site": "same-site"}, 403},
+		// The same host by https, posting to a plain-HTTP server: another origin.
+		{"https origin, plain server", map[string]string{"Content-Type": "application/json", "Origin": "https" + strings.TrimPrefix(ts.URL, "http")}, 403},
 	} {
 		if got, body := send(t, "POST", ts.URL+"/api/dupes/decisions", decision, c.hdr); got != c.want {
 			t.Errorf("%s: status %d, want %d: %s", c.name, got, c.want, body)
@@ -201,6 +211,16 @@ func TestCrossSiteWrites(t *testing.T) {
 	ok := map[string]string{"Content-Type": "application/json; charset=utf-8", "Origin": ts.URL, "Sec-Fetch-Site": "same-origin"}
 	if got, body := send(t, "POST", ts.URL+"/api/dupes/decisions", decision, ok); got != 200 {
 		t.Errorf("same-origin JSON: status %d: %s", got, body)
+	}
+	// Without Sec-Fetch-Site (an older browser), an Origin of the same
+	// scheme is taken, and https behind a TLS-terminating proxy.
+	for _, hdr := range []map[string]string{
+		{"Content-Type": "application/json", "Origin": ts.URL},
+		{"Content-Type": "application/json", "Origin": "https" + strings.TrimPrefix(ts.URL, "http"), "X-Forwarded-Proto": "https"},
+	} {
+		if got, body := send(t, "POST", ts.URL+"/api/dupes/decisions", decision, hdr); got != 200 {
+			t.Errorf("%v: status %d: %s", hdr, got, body)
+		}
 	}
 }
 

@@ -10,6 +10,13 @@
   const results = document.getElementById('results');
   const hidden = document.getElementById('hidden-note');
   let inflight = null;
+  // webURL reports whether a case's URL may become a link: an absolute
+  // http(s) URL. A case is data from anyone who writes to the library, and a
+  // javascript: or data: URL in it must stay text.
+  const webURL = (u) => {
+    if (typeof u !== 'string' || !/^https?:\/\//i.test(u)) return false;
+    try { return ['http:', 'https:'].includes(new URL(u).protocol); } catch { return false; }
+  };
 
   // ?lang=ko on the page asks for the cases' Korean text (the server also
   // reads the browser's Accept-Language); it is passed on to the API and to
@@ -36,6 +43,9 @@
     hidden: (n, min) => `${n}건이 최소 점수 ${min} 미만이라 숨겨졌습니다.`, showThem: '모두 보기',
     moreScored: (n) => `0점보다 높은 사례가 ${n}건 더 있습니다.`,
     helpful: '도움이 됨', notHelpful: '도움이 안 됨', thanks: '고맙습니다: 기록했습니다.', feedbackFailed: '기록하지 못했습니다: ',
+    // "like IL-0191: a, b" (what a hit shares with the case it is like) and
+    // "Deployment (from deploy)", as the API words them.
+    like: (w) => w.replace(/^like (\S+): /, '비슷한 사례 $1: ').replace(/ \(from (.+)\)$/, ' ($1에서)'),
   } : {
     pasteFirst: 'Paste alert lines, error messages or a message first.',
     matching: 'Matching…',
@@ -54,6 +64,7 @@
     showThem: 'Show them',
     moreScored: (n) => `${n} more case${n === 1 ? '' : 's'} scored above 0.`,
     helpful: 'Helpful', notHelpful: 'Not helpful', thanks: 'Thanks: recorded.', feedbackFailed: 'Not recorded: ',
+    like: (w) => w,
   };
   // showAll asks for every hit, whatever it scores, until the paste changes;
   // showWeak lists the hits of an answer whose hits are all weak.
@@ -88,7 +99,17 @@
     const box = el('p', { class: 'feedback' }, yes, ' ', no, ' ', note);
     return box;
   }
-  paste.addEventListener('input', () => { showAll = false; showWeak = false; });
+  paste.addEventListener('input', () => { showAll = false; showWeak = false; fitPaste(); });
+
+  // fitPaste lets a paste of prose (a Slack message) wrap in the box, and
+  // keeps one with columns (a kubectl table, aligned log fields: a run of
+  // spaces or a tab between words) on unwrapped lines that scroll sideways.
+  function fitPaste() {
+    const columns = /\S(?: {2,}|\t)\S/.test(paste.value);
+    paste.classList.toggle('columns', columns);
+    paste.wrap = columns ? 'off' : 'soft';
+  }
+  fitPaste();
 
   // Ctrl+Enter (Cmd+Enter on a Mac) submits from anywhere in the form.
   form.addEventListener('keydown', (e) => {
@@ -246,6 +267,11 @@
       return;
     }
     showStatus(L.found(hits.length, Math.round(ms)), false);
+    // On a narrow screen the paste box fills the first screen: bring the
+    // answer into view.
+    if (window.matchMedia('(max-width: 60rem)').matches) {
+      document.getElementById('results-heading').scrollIntoView({ block: 'start' });
+    }
     // Each hit shows its band, set from how often hits of its score were
     // right on judged pastes, with the 0–1 score under it: never a share of
     // the best hit, which made a weak best hit look like 100%.
@@ -265,7 +291,7 @@
       const meta = el('p', { class: 'meta' }, el('span', { class: 'hit-id', text: h.id }));
       if (h.org) meta.append(` · ${h.org}`);
       if (h.date) meta.append(' · ', el('time', { datetime: h.date, text: h.date }));
-      if (h.url) {
+      if (webURL(h.url)) {
         meta.append(' · ', el('a', { href: h.url, rel: 'noreferrer noopener', target: '_blank',
           'aria-label': L.sourceOf(h.id) }, L.source));
       }
@@ -275,7 +301,7 @@
         const p = el('p', { class: 'why' }, el('span', { class: 'label', text: L.why }), ' ');
         for (const w of why) {
           const cls = w.startsWith('like ') ? 'via' : isTag(w) ? 'tag' : '';
-          p.append(el('mark', cls ? { class: cls, text: w } : { text: w }), ' ');
+          p.append(el('mark', cls ? { class: cls, text: L.like(w) } : { text: L.like(w) }), ' ');
         }
         body.append(p);
       }

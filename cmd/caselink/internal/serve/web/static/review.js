@@ -26,6 +26,13 @@
   let total = 0;   // pending pairs on the server
   let last = null; // the last decision, for undo
   let busy = false;
+  // webURL reports whether a case's URL may become a link: an absolute
+  // http(s) URL. A case is data from anyone who writes to the library, and a
+  // javascript: or data: URL in it must stay text.
+  const webURL = (u) => {
+    if (typeof u !== 'string' || !/^https?:\/\//i.test(u)) return false;
+    try { return ['http:', 'https:'].includes(new URL(u).protocol); } catch { return false; }
+  };
   // The labels in the page's language: the server chose it (?lang=ko or
   // Accept-Language: ko) and wrote it on <html lang>; the records' text is
   // asked for in it too.
@@ -115,12 +122,16 @@
     src.className = 'case-sources';
     for (const u of c.sources || []) {
       const li = document.createElement('li');
-      const a = document.createElement('a');
-      a.href = u;
-      a.rel = 'noopener noreferrer';
-      a.target = '_blank';
-      a.textContent = u;
-      li.append(a);
+      if (webURL(u)) {
+        const a = document.createElement('a');
+        a.href = u;
+        a.rel = 'noopener noreferrer';
+        a.target = '_blank';
+        a.textContent = u;
+        li.append(a);
+      } else {
+        li.textContent = u; // not a web address: shown, never followed
+      }
       src.append(li);
     }
     el.replaceChildren(id, meta, title, text, src);
