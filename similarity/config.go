@@ -114,6 +114,11 @@ type Config struct {
 	// for long words), weighing less than the word written right (see
 	// fuzzy.go).
 	Typos bool
+	// TypoWords leaves alone a paste word that is a common English word
+	// (tokenize.EnglishWord) though the library never uses it: it is no
+	// typo, and reading it as a library word adds a word the paste did not
+	// say.
+	TypoWords bool
 
 	// Group: Second stage of match.
 
@@ -184,6 +189,7 @@ func DefaultConfig() Config {
 		InferTags:      true,
 		TagLift:        true,
 		Typos:          true,
+		TypoWords:      true,
 		Expand:         0.85,
 		ExpandPool:     15,
 		RelateDate:     0.25,
