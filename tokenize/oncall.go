@@ -123,9 +123,10 @@ func quotedLabelKey(text string, t token) bool {
 // isLevelKey reports whether a label key names a severity, whose value
 // (warning, critical, page) routes the alert and says nothing of the fault.
 func isLevelKey(k string) bool {
-	switch strings.ToLower(k) {
-	case "severity", "level", "loglevel", "log_level", "lvl", "priority":
-		return true
+	for _, w := range [...]string{"severity", "level", "loglevel", "log_level", "lvl", "priority"} {
+		if equalFoldASCII(k, w) {
+			return true
+		}
 	}
 	return false
 }
@@ -389,11 +390,15 @@ func splitCodeName(p string) int {
 	return 0
 }
 
-// logLevels are the level words of log lines.
-var logLevels = map[string]bool{
-	"ERROR": true, "ERR": true, "WARN": true, "WARNING": true, "INFO": true, "DEBUG": true,
-	"TRACE": true, "FATAL": true, "CRITICAL": true, "CRIT": true, "NOTICE": true, "SEVERE": true,
-	"error": true, "warn": true, "warning": true, "info": true, "debug": true, "trace": true, "fatal": true,
+// isLogLevel reports whether s is a level word of log lines (a switch, not
+// a map: it runs on every token).
+func isLogLevel(s string) bool {
+	switch s {
+	case "ERROR", "ERR", "WARN", "WARNING", "INFO", "DEBUG", "TRACE", "FATAL", "CRITICAL", "CRIT", "NOTICE", "SEVERE",
+		"error", "warn", "warning", "info", "debug", "trace", "fatal":
+		return true
+	}
+	return false
 }
 
 // markNoise flags the boilerplate of log lines and stack traces with fDrop:
@@ -409,7 +414,7 @@ func markNoise(text string, toks []token) {
 		t := &toks[i]
 		s := text[t.start:t.end]
 		switch {
-		case logLevels[s] && levelPlace(text, toks, i):
+		case isLogLevel(s) && levelPlace(text, toks, i):
 			t.flags |= fDrop
 		case s == "File" && t.end+1 < len(text) && text[t.end] == ' ' && text[t.end+1] == '"':
 			t.flags |= fDrop
@@ -466,6 +471,9 @@ func hasNonSpace(s string) bool {
 func isIDKey(s string) bool {
 	if len(s) < 5 || len(s) > 16 {
 		return false
+	}
+	if c := s[len(s)-1] | 0x20; c != 'd' && c != 'y' {
+		return false // the common case, without the copy below
 	}
 	var buf [16]byte
 	n := 0
