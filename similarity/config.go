@@ -117,7 +117,9 @@ type Config struct {
 	// TypoWords leaves alone a paste word that is a common English word
 	// (tokenize.EnglishWord) though the library never uses it: it is no
 	// typo, and reading it as a library word adds a word the paste did not
-	// say.
+	// say. Off by default: with the analyzer's on-call steps it changes no
+	// real paste, and it keeps a misspelling that is itself a word
+	// uncorrected (eval/README.md, "On-call pastes").
 	TypoWords bool
 
 	// Group: Second stage of match.
@@ -189,7 +191,6 @@ func DefaultConfig() Config {
 		InferTags:      true,
 		TagLift:        true,
 		Typos:          true,
-		TypoWords:      true,
 		Expand:         0.85,
 		ExpandPool:     15,
 		RelateDate:     0.25,

@@ -18,7 +18,7 @@ import (
 // less than the word written right. The first letter must be right (or
 // swapped with the second), as with Elasticsearch's prefix_length 1. Numbers, ids and class terms (anything
 // but plain letters) are never corrected, nor a word the library has, nor
-// (with Config.TypoWords) a common English word.
+// (with Config.TypoWords, off by default) a common English word.
 
 // typoWeight is how much a corrected word weighs against the same word
 // written right, for one and for two edits.

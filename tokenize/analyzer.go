@@ -173,8 +173,9 @@ type Options struct {
 	ClassNames bool
 	// LogNoise drops the boilerplate of log lines and stack traces: a log
 	// level where a log line puts it ("[ERROR]", "… 09:12:07 ERROR"), a
-	// Python frame's "File" and "line N", the key of a request id, and the
-	// value of a severity label. Default true.
+	// Python frame's "File" and "line N", the key of a request id, and a
+	// severity label, key and value (severity=warning routes the alert;
+	// its stem "sever" would meet "several"). Default true.
 	LogNoise bool
 	// DropNoiseClasses drops the class terms of timestamps, dates, UUIDs,
 	// hashes, long numbers and random ids (<time>, <date>, <uuid>, <hex>,

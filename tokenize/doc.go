@@ -38,7 +38,7 @@
 //     source file name (handler.py:58). The boilerplate of log lines is
 //     marked to be dropped: a log level where a log line puts it, a
 //     Python frame's "File" and "line N", a request id's key, a severity
-//     label's value.
+//     label.
 //  2. Split compounds (compound.go), before lower-casing: the whole token is
 //     kept and its parts are emitted too — pieces between joiners
 //     ("kube-apiserver" → kube, apiserver) and CamelCase and acronym pieces

@@ -54,7 +54,7 @@ func ExampleNew() {
 
 // An Alertmanager line: label values are tokens of their own (a status code
 // with its class), keys stay words, the pod name loses its generated
-// suffix, and the severity's value and the timestamp leave no term.
+// suffix, and the severity label and the timestamp leave no term.
 func ExampleAnalyzer_Analyze_alert() {
 	a := tokenize.New(tokenize.DefaultOptions())
 	for _, t := range a.Analyze(`2024-03-14T09:12:07Z [FIRING:1] pod=hub-7f9c6d8b54-tq2lx status=429 severity="warning"`) {
@@ -68,5 +68,4 @@ func ExampleAnalyzer_Analyze_alert() {
 	// 4 word   "status" status
 	// 5 word   "429"    429
 	// 5 class  "4xx"    429
-	// 6 word   "sever"  severity
 }

@@ -30,6 +30,9 @@ func (a *Analyzer) reshape(text string, toks, out []token) []token {
 			if o.LabelPairs && t.flags&fNonASCII == 0 && quotedLabelKey(text, t) {
 				t.flags |= fLabelKey
 				dropNext = o.LogNoise && isLevelKey(text[t.start:t.end])
+				if dropNext {
+					t.flags |= fDrop
+				}
 			}
 			out = append(out, t)
 			continue
@@ -43,6 +46,7 @@ func (a *Analyzer) reshape(text string, toks, out []token) []token {
 				t.flags = wordFlags(text[t.start:t.end])
 				if o.LogNoise && isLevelKey(s[:k]) {
 					t.flags |= fDrop // severity=warning: routing, not evidence
+					out[len(out)-1].flags |= fDrop
 				}
 				s = text[t.start:t.end]
 			}
@@ -120,8 +124,9 @@ func quotedLabelKey(text string, t token) bool {
 	return labelName(text[t.start:t.end])
 }
 
-// isLevelKey reports whether a label key names a severity, whose value
-// (warning, critical, page) routes the alert and says nothing of the fault.
+// isLevelKey reports whether a label key names a severity: the label
+// (severity=warning, =critical, =page) routes the alert and says nothing of
+// the fault, and "severity" stems to "sever", the stem of "several".
 func isLevelKey(k string) bool {
 	for _, w := range [...]string{"severity", "level", "loglevel", "log_level", "lvl", "priority"} {
 		if equalFoldASCII(k, w) {

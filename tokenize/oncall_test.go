@@ -34,14 +34,14 @@ func checkTerms(t *testing.T, step string, opts Options, in string, want, notWan
 }
 
 // Label pairs: the value is a token of its own (a status code keeps its
-// literal and class), the key a word, a severity's value is dropped.
+// literal and class), the key a word; a severity label is dropped whole.
 func TestStepLabelPairs(t *testing.T) {
 	for _, tc := range []struct {
 		in            string
 		want, notWant []string
 	}{
 		{"status=429", []string{"status", "429", "4xx"}, []string{"status=429"}},
-		{"severity=warning", []string{"sever"}, []string{"warn", "severity=warning"}},
+		{"severity=warning status=500", []string{"status", "500"}, []string{"sever", "warn", "severity=warning"}}, // "sever" would meet "several"
 		{`reason="OOMKilled" container=hub`, []string{"reason", "oomkil", "oom", "kill", "contain", "hub"}, []string{"container=hub"}},
 		{`code=~"500|502"`, []string{"code", "502", "5xx"}, nil},
 		{"deployment=distributor max_connections=2000", []string{"deploy", "distributor", "max_connections", "2000"}, nil},
