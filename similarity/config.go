@@ -114,6 +114,13 @@ type Config struct {
 	// for long words), weighing less than the word written right (see
 	// fuzzy.go).
 	Typos bool
+	// TypoWords leaves alone a paste word that is a common English word
+	// (tokenize.EnglishWord) though the library never uses it: it is no
+	// typo, and reading it as a library word adds a word the paste did not
+	// say. Off by default: with the analyzer's on-call steps it changes no
+	// real paste, and it keeps a misspelling that is itself a word
+	// uncorrected (eval/README.md, "On-call pastes").
+	TypoWords bool
 
 	// Group: Second stage of match.
 

@@ -47,7 +47,8 @@
 // words ([Config.InferTags]), each weighing the share of the paste its words
 // carry. A paste word the library never uses is read as the library word one
 // edit from it, two for long words ([Config.Typos], fuzzy.go), weighing less
-// than the word written right. A second stage re-ranks the first hits by their similarity to the
+// than the word written right; [Config.TypoWords] leaves a common English
+// word alone. A second stage re-ranks the first hits by their similarity to the
 // best hit's full case vector ([Config.Expand]): a hit's score is
 // (1 − e)·its paste score + e·s(best)·sim(hit, best), and explanations keep
 // the two parts apart. The weight e shrinks as the first pass grows unsure of

@@ -17,7 +17,8 @@ import (
 // words), a transposition counts as one edit, and a corrected word weighs
 // less than the word written right. The first letter must be right (or
 // swapped with the second), as with Elasticsearch's prefix_length 1. Numbers, ids and class terms (anything
-// but plain letters) are never corrected, nor a word the library has.
+// but plain letters) are never corrected, nor a word the library has, nor
+// (with Config.TypoWords, off by default) a common English word.
 
 // typoWeight is how much a corrected word weighs against the same word
 // written right, for one and for two edits.
@@ -250,6 +251,9 @@ func (ix *Index) fixTypos(terms []tokenize.Term) map[uint32]typoFix {
 		n := typoEdits(len(t.Text))
 		if n == 0 || !plainWord(t.Text) || ix.canonOf(t.Text) != 0 {
 			continue
+		}
+		if ix.cfg.TypoWords && tokenize.EnglishWord(t.Text) {
+			continue // a real word the library does not use: no typo
 		}
 		if seen == nil {
 			seen = map[string]int{}

@@ -171,6 +171,33 @@ func TestTyposLeaveIDsNumbersAndKnownWords(t *testing.T) {
 	}
 }
 
+// A real English word the library never uses is no typo: with TypoWords
+// it is left as it is ("stale" is not read as "stall"); a misspelling is
+// still corrected.
+func TestTyposLeaveEnglishWords(t *testing.T) {
+	for _, gate := range []bool{true, false} {
+		cfg := DefaultConfig()
+		cfg.TypoWords = gate
+		ix, err := BuildCases(typoLibrary(), cfg)
+		if err != nil {
+			t.Fatal(err)
+		}
+		terms := ix.an.Analyze("primry stale")
+		fixes := ix.fixTypos(terms)
+		var got []string
+		for _, f := range sortFixes(fixes) {
+			got = append(got, ix.voc.terms[ix.craw[f.canon]])
+		}
+		want := []string{"primari"} // primry → primary; stale → stall only without the gate
+		if !gate {
+			want = []string{"primari", "stall"}
+		}
+		if !slices.Equal(got, want) {
+			t.Errorf("TypoWords %v: corrections %q, want %q", gate, got, want)
+		}
+	}
+}
+
 // Reasons name the case's own words, the paste's form beside them when it
 // differs, and they are the same from a fresh index and after a reload that
 // removed the case that first spelt a word.

@@ -134,6 +134,54 @@ type Options struct {
 	// can measure what each section is worth. Several names are separated
 	// by commas, as in SynonymsOff. See Validate. Default "" (all on).
 	GlossarySectionsOff string
+	// LabelPairs reads key=value and key="value" (Alertmanager and
+	// Prometheus labels, logfmt) as a key and a value: the value is
+	// analyzed as a token of its own ("status=429" → 429, 4xx), the key is
+	// dropped unless LabelKeys. Default true.
+	LabelPairs bool
+	// LabelKeys keeps the keys of label pairs as words (deployment,
+	// max_connections). Default true.
+	LabelKeys bool
+	// PodNames cuts the generated suffixes of Kubernetes object names:
+	// coredns-5d78c9869d-abcde → coredns, fluentd-x2k4j → fluentd,
+	// ingester-7 → ingester. Default true.
+	PodNames bool
+	// Addresses cuts a port off a host or IP address ("db.internal:5432" →
+	// db.internal, 5432). Default true.
+	Addresses bool
+	// IPLiterals keeps an IP address literally beside its class (8.8.8.8 →
+	// 8.8.8.8, <ip>): a well-known resolver or metadata address may be a
+	// clue. Default false: measured, it pulled in reports about the
+	// resolver rather than the fault seen through it.
+	IPLiterals bool
+	// Files keeps the file name of a path whole ("var/task/handler.py" →
+	// handler.py, beside its parts) and drops a line number after a file
+	// name ("handler.py:58" → handler.py). Default true.
+	Files bool
+	// URLWords also emits the words of a URL's path and query as parts,
+	// and its file name whole: https://status.example.com/incidents/dns-outage
+	// → incid, dns, outag beside the host. Default true.
+	URLWords bool
+	// AlertCodes cuts a status code out of an alert name ("Edge429RatioHigh"
+	// → edge, 429, 4xx, ratio, high). Default false: measured, a code the
+	// paste already names in a label then counts twice and pulls in any
+	// report of the code.
+	AlertCodes bool
+	// ClassNames keeps the class name of a qualified exception whole
+	// ("sqlalchemy.exc.ProgrammingError" → also programmingerror, beside
+	// sqlalchemi, exc, program, error). Default true.
+	ClassNames bool
+	// LogNoise drops the boilerplate of log lines and stack traces: a log
+	// level where a log line puts it ("[ERROR]", "… 09:12:07 ERROR"), a
+	// Python frame's "File" and "line N", the key of a request id, and a
+	// severity label, key and value (severity=warning routes the alert;
+	// its stem "sever" would meet "several"). Default true.
+	LogNoise bool
+	// DropNoiseClasses drops the class terms of timestamps, dates, UUIDs,
+	// hashes, long numbers and random ids (<time>, <date>, <uuid>, <hex>,
+	// <num>, <id>), which every log line has; <ip>, <url> and status
+	// classes stay. Default true.
+	DropNoiseClasses bool
 	// MaxTokenBytes is the longest token (in bytes) emitted whole. Longer
 	// tokens are still split into their parts when SplitCompounds is on
 	// and they are at most 256 bytes long. Zero means DefaultMaxTokenBytes.
@@ -153,6 +201,16 @@ func DefaultOptions() Options {
 		Korean:         true,
 		Glossary:       true,
 		MaxTokenBytes:  DefaultMaxTokenBytes,
+
+		LabelPairs:       true,
+		LabelKeys:        true,
+		PodNames:         true,
+		Addresses:        true,
+		Files:            true,
+		URLWords:         true,
+		ClassNames:       true,
+		LogNoise:         true,
+		DropNoiseClasses: true,
 	}
 }
 
@@ -243,6 +301,7 @@ func (a *Analyzer) AppendTerms(dst []Term, text string) []Term {
 // scratch holds the per-call working memory, pooled across calls.
 type scratch struct {
 	toks  []token
+	toks2 []token // reshape's output, swapped with toks
 	infos []tokInfo
 	units []unit
 	parts []part
@@ -291,6 +350,13 @@ type unit struct {
 // prepare runs the first pass: segmentation and per-token normalization.
 func (a *Analyzer) prepare(sc *scratch, text string) {
 	sc.toks = segment(text, sc.toks[:0])
+	if o := &a.opts; o.LabelPairs || o.Addresses || o.PodNames || o.Files {
+		sc.toks2 = a.reshape(text, sc.toks, sc.toks2[:0])
+		sc.toks, sc.toks2 = sc.toks2, sc.toks
+	}
+	if a.opts.LogNoise {
+		markNoise(text, sc.toks)
+	}
 	sc.infos = sc.infos[:0]
 	sc.units = sc.units[:0]
 	for i, tk := range sc.toks {
@@ -303,12 +369,18 @@ func (a *Analyzer) analyzeToken(sc *scratch, text string, idx int, tk token) {
 	ti := tokInfo{start: tk.start, end: tk.end, brk: tk.flags&fBreak != 0, u0: len(sc.units)}
 	s := text[tk.start:tk.end]
 	switch {
+	case tk.flags&fDrop != 0 || (tk.flags&fLabelKey != 0 && !a.opts.LabelKeys):
+		sc.units = append(sc.units, unit{tok: idx, stop: true}) // a unit that matches nothing
 	case tk.flags&fURL != 0:
 		ti.class = ClassURL
-		if h := urlHost(s); h != "" && len(h) <= a.opts.MaxTokenBytes && !isIPv4(h) {
+		h := urlHost(s)
+		if h != "" && len(h) <= a.opts.MaxTokenBytes && !isIPv4(h) {
 			ti.text, _ = a.normalize(h)
 		}
 		sc.units = append(sc.units, unit{text: ClassURL, tok: idx, class: true})
+		if a.opts.URLWords {
+			a.urlParts(sc, &ti, s, idx)
+		}
 	case tk.flags&(fSingle|fSymbol) != 0:
 		if len(s) <= a.opts.MaxTokenBytes {
 			ti.text = s
@@ -335,7 +407,12 @@ func (a *Analyzer) analyzeWord(sc *scratch, text string, ti *tokInfo, fl uint16,
 			return
 		}
 	}
-	if fl&fDigit != 0 && classifyNumber(sc, ti, s, fl, idx) {
+	if fl&fPort != 0 { // a port: a literal, never a status code
+		ti.text = s
+		sc.units = append(sc.units, unit{text: s, tok: idx})
+		return
+	}
+	if fl&fDigit != 0 && classifyNumber(sc, ti, s, fl, idx, a.opts.IPLiterals) {
 		return
 	}
 	if a.opts.Korean && fl&(fDigit|fJoiner|fApos|fComma) == 0 && startsHangul(s) {
@@ -374,9 +451,12 @@ func contraction(sc *scratch, s string, ti *tokInfo, fl uint16, idx int) (word s
 // classifyNumber handles a token with digits that is volatile as a whole
 // (step 6: <ip>, <uuid>, <time>…), a number, or a status code or class
 // ("503", "502s", "5xx"). It reports whether the token is done.
-func classifyNumber(sc *scratch, ti *tokInfo, s string, fl uint16, idx int) bool {
+func classifyNumber(sc *scratch, ti *tokInfo, s string, fl uint16, idx int, ipLiteral bool) bool {
 	if c := classifyWhole(s, fl); c != "" {
 		ti.class = c
+		if c == ClassIP && ipLiteral && len(s) <= 64 {
+			ti.text = strings.ToLower(s) // 8.8.8.8, 169.254.169.253: a clue, not only a class
+		}
 		sc.units = append(sc.units, unit{text: c, tok: idx, class: true})
 		return true
 	}
@@ -431,6 +511,12 @@ func (a *Analyzer) splitParts(sc *scratch, ti *tokInfo, s string, idx int) split
 			sc.units = append(sc.units, unit{text: p.class, tok: idx, class: true})
 			continue
 		}
+		code := ""
+		if a.opts.AlertCodes && sp.compound {
+			if k := splitCodeName(ps); k > 0 {
+				ps, code = ps[:k], ps[k:]
+			}
+		}
 		var t string
 		var stop bool
 		if a.opts.Korean && startsHangul(ps) { // 쓰기/읽기
@@ -450,6 +536,21 @@ func (a *Analyzer) splitParts(sc *scratch, ti *tokInfo, s string, idx int) split
 			u.emit = !isDigit(ps[0]) && len(ps) > 1 && utf8.RuneCountInString(ps) > 1
 		}
 		sc.units = append(sc.units, u)
+		if code != "" {
+			sc.units = appendCode(sc.units, code, idx)
+		}
+	}
+	if a.opts.ClassNames {
+		if c := className(s); c != "" {
+			t, _ := a.normalize(c)
+			sc.units = append(sc.units, unit{text: t, tok: idx, emit: true})
+		}
+	}
+	if a.opts.Files {
+		if f := fileName(s); f != "" && len(f) <= a.opts.MaxTokenBytes {
+			t, _ := a.normalize(f)
+			sc.units = append(sc.units, unit{text: t, tok: idx, emit: true})
+		}
 	}
 	return sp
 }
@@ -493,7 +594,7 @@ func (a *Analyzer) emitTerms(dst []Term, sc *scratch, text string) []Term {
 			dst = a.emitParts(dst, base, sc, ti, surf, i)
 		}
 		if !o.DropClasses && (ti.class != "" || ti.status != "") {
-			dst = emitClasses(dst, base, sc, text, ti, surf, i)
+			dst = emitClasses(dst, base, sc, text, ti, surf, i, o.DropNoiseClasses)
 		}
 		if o.Synonyms {
 			dst = a.emitSynonyms(dst, base, sc, text, ti, surf, i)
@@ -518,7 +619,7 @@ func (a *Analyzer) emitParts(dst []Term, base int, sc *scratch, ti *tokInfo, sur
 		u := &sc.units[k]
 		switch {
 		case u.class:
-			if !o.DropClasses {
+			if !o.DropClasses && !(o.DropNoiseClasses && isNoiseClass(u.text)) {
 				dst = emit(dst, base, u.text, surf, i, KindClass)
 			}
 		case u.emit && !(o.StopWords && u.stop) && !a.glossed(ti, u.text):
@@ -530,8 +631,8 @@ func (a *Analyzer) emitParts(dst []Term, base int, sc *scratch, ti *tokInfo, sur
 
 // emitClasses emits the class of token i and its status class (step 6); a
 // round status code needs a context word.
-func emitClasses(dst []Term, base int, sc *scratch, text string, ti *tokInfo, surf string, i int) []Term {
-	if ti.class != "" {
+func emitClasses(dst []Term, base int, sc *scratch, text string, ti *tokInfo, surf string, i int, dropNoise bool) []Term {
+	if ti.class != "" && !(dropNoise && isNoiseClass(ti.class)) {
 		dst = emit(dst, base, ti.class, surf, i, KindClass)
 	}
 	if ti.status != "" && (!ti.statusCtx || statusContextAround(sc, text, i)) {

@@ -28,6 +28,17 @@
 //     ("Redis에서" → "Redis", "에서"). HTML tags and entities are skipped.
 //     Clause punctuation and blank lines between tokens are remembered as
 //     breaks, which bigrams and phrase synonyms do not cross.
+//     On-call text (oncall.go) is then reshaped, each step with its own
+//     Options field and table test: a label pair key=value becomes its key
+//     and its value, a token of its own ("status=429" → status, 429, 4xx;
+//     key="value" too); a Kubernetes name loses its generated suffix
+//     (coredns-5d78c9869d-abcde → coredns, ingester-7 → ingester, but
+//     us-east-1 stays); a port is cut off a host or IP address
+//     (example.com:443 → example.com, 443); a line number is cut off a
+//     source file name (handler.py:58). The boilerplate of log lines is
+//     marked to be dropped: a log level where a log line puts it, a
+//     Python frame's "File" and "line N", a request id's key, a severity
+//     label.
 //  2. Split compounds (compound.go), before lower-casing: the whole token is
 //     kept and its parts are emitted too — pieces between joiners
 //     ("kube-apiserver" → kube, apiserver) and CamelCase and acronym pieces
@@ -36,7 +47,10 @@
 //     ipv6, "IPv6" and "URLs" stay whole). Parts of one rune and parts
 //     without letters are not emitted: "us-east-1" gives the whole
 //     "us-east-1" and the part "east" ("us" is a stop word, "1" has no
-//     letter); "20-second" gives "20-second" and "second".
+//     letter); "20-second" gives "20-second" and "second". A path's file
+//     name is also kept whole ("var/task/handler.py" → handler.py), and so
+//     is a qualified exception's class ("sqlalchemy.exc.ProgrammingError" →
+//     programmingerror).
 //  3. Lower-case. Contractions and possessives are normalized first:
 //     "didn't", "can't", "won’t" → not; "PostHog's" → PostHog; "we're" → we.
 //  4. Stop words (stop.go): a curated list of function words that keeps
@@ -52,7 +66,10 @@
 //     not pollute the vocabulary: IP addresses → <ip>, UUIDs → <uuid>, hex
 //     hashes → <hex>, numbers of 6+ digits → <num>, random ids → <id>,
 //     clock times and timestamps → <time>, dates → <date>, URLs → <url>
-//     (plus the host name as a word). A compound with a volatile part
+//     (plus the host name as a word and the words of the path as parts;
+//     Options.URLWords). Every log line has timestamps and ids, so <time>,
+//     <date>, <uuid>, <hex>, <num> and <id> are dropped by default
+//     (Options.DropNoiseClasses); <ip>, <url> and status classes stay. A compound with a volatile part
 //     ("api-7d9f8b6c5-x2k4j") is not emitted whole; its other parts are.
 //     HTTP status codes are kept and also emit their class: "503" → 503,
 //     5xx; "502s" → 502, 5xx; round codes (400, 500) only next to a word
@@ -92,6 +109,9 @@
 // and only dictionary words map to English terms; bigrams of unknown words
 // would only ever match Korean text.
 //
+// EnglishWord tells a real English word (Debian's wamerican list, embedded
+// as english-stems.txt.gz) from a typo, for the engine's typo tolerance.
+//
 // Options turns steps on and off so an evaluation can measure each.
 // An Analyzer is safe for concurrent use.
 //
@@ -101,5 +121,5 @@
 // no weighting, no vector building and no ranking (package similarity
 // does), reads no case files and keeps no index. It depends only on the
 // standard library and the Snowball stemmer; its tables (stop words,
-// synonyms, the Korean glossary) are embedded.
+// synonyms, the Korean glossary, the English word list) are embedded.
 package tokenize

@@ -48,6 +48,24 @@ func ExampleNew() {
 	o.StopWords, o.Stem, o.SplitCompounds, o.DropClasses = false, false, false, true
 	fmt.Println(terms(tokenize.New(o)))
 	// Output:
-	// [connect db-primary db primari databas time timeout out <time>]
+	// [connect db-primary db primari databas time timeout out]
 	// [the connections to db-primary timed timeout out at]
+}
+
+// An Alertmanager line: label values are tokens of their own (a status code
+// with its class), keys stay words, the pod name loses its generated
+// suffix, and the severity label and the timestamp leave no term.
+func ExampleAnalyzer_Analyze_alert() {
+	a := tokenize.New(tokenize.DefaultOptions())
+	for _, t := range a.Analyze(`2024-03-14T09:12:07Z [FIRING:1] pod=hub-7f9c6d8b54-tq2lx status=429 severity="warning"`) {
+		fmt.Printf("%d %-6s %-8q %s\n", t.Pos, t.Kind, t.Text, t.Surface)
+	}
+	// Output:
+	// 1 word   "firing:1" FIRING:1
+	// 1 part   "fire"   FIRING:1
+	// 2 word   "pod"    pod
+	// 3 word   "hub"    hub
+	// 4 word   "status" status
+	// 5 word   "429"    429
+	// 5 class  "4xx"    429
 }

@@ -18,7 +18,8 @@ import (
 var updateDigests = flag.Bool("update", false, "rewrite testdata/analysis-digests.txt")
 
 // digestOptions are the option sets whose output TestOutputUnchanged pins:
-// the defaults, every step on, every step off, each step off alone, and
+// the defaults, every step on, every step off, each step off alone, the
+// on-call steps (oncall.go) all off (the defaults before them) and all on, and
 // single synonym groups and glossary sections switched off by name.
 func digestOptions() map[string]Options {
 	def := DefaultOptions()
@@ -37,6 +38,8 @@ func digestOptions() map[string]Options {
 		"short-tokens":             with(func(o *Options) { o.MaxTokenBytes = 8 }),
 		"synonyms-off-database":    with(func(o *Options) { offSynonyms(o, "database", "kubernetes") }),
 		"glossary-off-first-three": with(func(o *Options) { offSections(o, GlossarySections()[:3]...) }),
+		"oncall-off":               onCallOff(),
+		"oncall-all-on":            with(func(o *Options) { o.IPLiterals, o.AlertCodes = true, true }),
 	}
 }
 

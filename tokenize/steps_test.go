@@ -59,7 +59,7 @@ func TestStepClassifyNumber(t *testing.T) {
 	} {
 		tk, ti := firstWord(t, tc.in)
 		var sc scratch
-		done := classifyNumber(&sc, ti, tc.in[tk.start:tk.end], tk.flags, 0)
+		done := classifyNumber(&sc, ti, tc.in[tk.start:tk.end], tk.flags, 0, false)
 		if done != tc.done || ti.text != tc.text || ti.class != tc.class || ti.status != tc.status {
 			t.Errorf("classifyNumber(%q) = done %v, text %q, class %q, status %q; want %v, %q, %q, %q",
 				tc.in, done, ti.text, ti.class, ti.status, tc.done, tc.text, tc.class, tc.status)
