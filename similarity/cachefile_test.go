@@ -14,6 +14,7 @@ import (
 	"unsafe"
 
 	"github.com/caselink/caselink/similarity/caselib"
+	"github.com/caselink/caselink/similarity/indexfile"
 )
 
 // cacheDocs returns a library large enough to have shared terms, tags and
@@ -163,13 +164,13 @@ func TestCacheRefusesBadFiles(t *testing.T) {
 			t.Errorf("%s: OpenCache gives %v, want %v", name, err, want)
 		}
 	}
-	for _, at := range []int{0, 9, 20, 50, 57, headerSize + 3, len(good) / 3, len(good) / 2, len(good) - 1} {
+	for _, at := range []int{0, 9, 20, 50, 57, indexfile.HeaderSize + 3, len(good) / 3, len(good) / 2, len(good) - 1} {
 		bad := append([]byte(nil), good...)
 		bad[at] ^= 0x10
 		// The key too is under the header's checksum: corrupt, not stale.
 		try(fmt.Sprintf("byte %d flipped", at), bad, ErrCacheCorrupt)
 	}
-	for _, n := range []int{0, 10, headerSize, headerSize + 100, len(good) / 2, len(good) - 1} {
+	for _, n := range []int{0, 10, indexfile.HeaderSize, indexfile.HeaderSize + 100, len(good) / 2, len(good) - 1} {
 		try(fmt.Sprintf("cut to %d bytes", n), good[:n], ErrCacheCorrupt)
 	}
 	try("a byte added", append(append([]byte(nil), good...), 0), ErrCacheCorrupt)

@@ -8,6 +8,7 @@ import (
 	"unsafe"
 
 	"github.com/caselink/caselink/similarity/caselib"
+	"github.com/caselink/caselink/similarity/indexfile"
 )
 
 // lazy.go opens an index from its cache file without the library: what
@@ -48,27 +49,18 @@ func (t strTable) at(i int) string {
 	return unsafe.String(&t.blob[lo], int(t.ends[i]-lo))
 }
 
-// takeStrings takes a strTable of n strings (n < 0: any number) and checks
-// its bounds.
-func takeStrings(d *cacheDec, n int, what string) strTable {
-	t := strTable{blob: take[byte](d)}
-	if n < 0 {
-		t.ends = take[uint32](d)
-	} else {
-		t.ends = takeLen[uint32](d, n, what)
-	}
-	if d.err != nil {
-		return t
-	}
+// stringsOf returns the strTable of a blob section and its ends section
+// (whose count the file's reader has checked), checking its bounds.
+func stringsOf(f *indexfile.File, blob, ends indexfile.ID, what string) (strTable, error) {
+	t := strTable{blob: indexfile.Get[byte](f, blob), ends: indexfile.Get[uint32](f, ends)}
 	at := uint32(0)
 	for _, e := range t.ends {
 		if e < at || int(e) > len(t.blob) {
-			d.err = fmt.Errorf("%w: %s", ErrCacheCorrupt, what)
-			return t
+			return t, corrupt(what)
 		}
 		at = e
 	}
-	return t
+	return t, nil
 }
 
 // OpenCacheLazy opens the cache file at path, written by SaveCache under
@@ -174,7 +166,7 @@ var errLazySave = errors.New("an index opened without its cases is not saved aga
 
 // putCaseFields adds what an index opened without its cases keeps of them:
 // ids, organisations, dates, domain tags and day numbers.
-func (ix *Index) putCaseFields(e *cacheEnc) error {
+func (ix *Index) putCaseFields(w *indexfile.Writer) error {
 	if ix.lazy != nil {
 		return errLazySave
 	}
@@ -190,39 +182,56 @@ func (ix *Index) putCaseFields(e *cacheEnc) error {
 		}
 		domStart = append(domStart, uint32(len(doms)))
 	}
-	for _, ss := range [][]string{ids, orgs, dates, doms} {
-		blob, ends, err := packStrings(ss)
+	for _, t := range []struct {
+		ss         []string
+		blob, ends indexfile.ID
+	}{
+		{ids, indexfile.IDBlob, indexfile.IDEnds},
+		{orgs, indexfile.OrgBlob, indexfile.OrgEnds},
+		{dates, indexfile.DateBlob, indexfile.DateEnds},
+		{doms, indexfile.DomainBlob, indexfile.DomainEnds},
+	} {
+		blob, ends, err := packStrings(t.ss)
 		if err != nil {
 			return err
 		}
-		put(e, blob)
-		put(e, ends)
+		indexfile.Put(w, t.blob, blob)
+		indexfile.Put(w, t.ends, ends)
 	}
-	put(e, domStart)
-	put(e, ix.day)
+	indexfile.Put(w, indexfile.DomainStarts, domStart)
+	indexfile.Put(w, indexfile.Days, ix.day)
 	return nil
 }
 
 // restoreCaseFields is putCaseFields backwards. An index opened with its
-// documents has them already and only checks the sections' sizes; one
+// documents has them already and only checks the sections' bounds; one
 // opened without keeps them.
-func (ix *Index) restoreCaseFields(d *cacheDec) error {
+func (ix *Index) restoreCaseFields(f *indexfile.File) error {
 	n := len(ix.docs)
-	ids := takeStrings(d, n, "ids")
-	org := takeStrings(d, n, "organisations")
-	date := takeStrings(d, n, "dates")
-	dom := takeStrings(d, -1, "domains")
-	domStart := takeLen[uint32](d, n+1, "domain starts")
-	day := takeLen[int32](d, n, "day numbers")
-	if d.err != nil {
-		return d.err
+	var tables [4]strTable
+	for i, t := range []struct {
+		blob, ends indexfile.ID
+		what       string
+	}{
+		{indexfile.IDBlob, indexfile.IDEnds, "ids"},
+		{indexfile.OrgBlob, indexfile.OrgEnds, "organisations"},
+		{indexfile.DateBlob, indexfile.DateEnds, "dates"},
+		{indexfile.DomainBlob, indexfile.DomainEnds, "domains"},
+	} {
+		var err error
+		if tables[i], err = stringsOf(f, t.blob, t.ends, t.what); err != nil {
+			return err
+		}
 	}
+	ids, org, date, dom := tables[0], tables[1], tables[2], tables[3]
+	domStart := indexfile.Get[uint32](f, indexfile.DomainStarts)
+	day := indexfile.Get[int32](f, indexfile.Days)
 	if domStart[0] != 0 || int(domStart[n]) != len(dom.ends) {
-		return fmt.Errorf("%w: domain starts", ErrCacheCorrupt)
+		return corrupt("domain starts")
 	}
 	for i := range n {
 		if domStart[i] > domStart[i+1] {
-			return fmt.Errorf("%w: domain starts", ErrCacheCorrupt)
+			return corrupt("domain starts")
 		}
 	}
 	if ix.lazy == nil {
@@ -234,7 +243,7 @@ func (ix *Index) restoreCaseFields(d *cacheDec) error {
 	ix.ids = make([]string, n)
 	for i := range n {
 		if ix.ids[i] = ids.at(i); ix.ids[i] == "" {
-			return fmt.Errorf("%w: ids", ErrCacheCorrupt)
+			return corrupt("ids")
 		}
 	}
 	return nil
