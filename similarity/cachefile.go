@@ -434,6 +434,11 @@ func (ix *Index) restoreWeighted(f *indexfile.File) error {
 	ix.pdoc = indexfile.Get[uint32](f, indexfile.PostCases)
 	ix.bstart = indexfile.Get[uint32](f, indexfile.BlockStarts)
 	n, nkeys, total := len(ix.docs), len(ix.craw)*NumViews, len(ix.vkey)
+	for c, r := range ix.craw { // the two maps of the canonical vocabulary are each other's inverse
+		if int(r) >= len(ix.canon) || ix.canon[r] != uint32(c)+1 {
+			return corrupt("canonical ids")
+		}
+	}
 	if ix.vstart[0] != 0 || ix.vstart[n] != total || ix.pstart[0] != 0 || ix.pstart[nkeys] != total {
 		return corrupt("vector or posting bounds")
 	}

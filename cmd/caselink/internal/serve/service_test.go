@@ -571,6 +571,38 @@ func TestReloadSkipsHalfWrittenFile(t *testing.T) {
 	}
 }
 
+// TestReloadCatchesEditWithTimeSetBack: an edit that keeps the file's
+// size and sets its modification time back (a restore from a backup, a
+// careful script) is still seen and served, as the CLI sees it: the server
+// watches the same file stamps (caselib.Stamp is a hash of FileStamps,
+// change time and inode included).
+func TestReloadCatchesEditWithTimeSetBack(t *testing.T) {
+	dir := t.TempDir()
+	path := filepath.Join(dir, "cases.jsonl")
+	write := func(site string) {
+		t.Helper()
+		line := `{"id":"C-01","title":{"en":"pool exhausted at site ` + site + `"}}` + "\n"
+		if err := os.WriteFile(path, []byte(line), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	write("7")
+	old := time.Now().Add(-time.Hour)
+	os.Chtimes(path, old, old)
+	opts := testOptions(path)
+	opts.PollInterval = 20 * time.Millisecond
+	s := watching(t, opts)
+	write("5") // same size
+	os.Chtimes(path, old, old)
+	deadline := time.Now().Add(10 * time.Second)
+	for !strings.Contains(s.cur.Load().ix.Case(0).Title.EN, "site 5") {
+		if time.Now().After(deadline) {
+			t.Fatal("a same-size edit with its time set back was not served within 10s")
+		}
+		time.Sleep(5 * time.Millisecond)
+	}
+}
+
 // serveLoopback starts a server with opts on a free loopback port, as
 // caselink serve does (its own listener, Host checks and all), and stops it
 // when the test ends.
