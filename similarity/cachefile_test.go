@@ -388,8 +388,8 @@ func TestCacheLazyRoundTrip(t *testing.T) {
 			t.Fatalf("dupes %s: built %v, opened %v", built.ID(i), ra, rb)
 		}
 	}
-	if lazy.CaseErr() != nil {
-		t.Fatal(lazy.CaseErr())
+	if lazy.HoldsCases() || !built.HoldsCases() {
+		t.Error("HoldsCases: the lazy index says it holds its cases, or the built one that it does not")
 	}
 	if err := lazy.SaveCache(filepath.Join(t.TempDir(), "x.idx"), key); err == nil {
 		t.Error("an index opened without its cases was saved")
@@ -399,8 +399,10 @@ func TestCacheLazyRoundTrip(t *testing.T) {
 	}
 }
 
-// A case that cannot be read, or reads as another, is reported by CaseErr
-// (the caller then builds afresh), and Case still returns its id.
+// A case that cannot be read, or reads as another, is an error of
+// ReadCase and ReadCases (the caller then builds afresh), tried again at
+// the next call; Case, which has no error to return, panics with it; Cases
+// says the index holds no cases rather than read them all.
 func TestCacheLazyReportsUnreadCases(t *testing.T) {
 	cases := seedCopies(t, 2, nil)
 	docs := Documents(cases)
@@ -414,6 +416,11 @@ func TestCacheLazyReportsUnreadCases(t *testing.T) {
 	if _, err := OpenCacheLazy(ownPath, CacheKey(own, cfg, "test"), cfg, nil); !errors.Is(err, ErrCacheStale) {
 		t.Errorf("documents of their own, opened lazily: %v", err)
 	}
+	panics := func(f func()) (v any) {
+		defer func() { v = recover() }()
+		f()
+		return nil
+	}
 	for name, load := range map[string]func(int) (*caselib.Case, error){
 		"error":     func(int) (*caselib.Case, error) { return nil, caselib.ErrChanged },
 		"other id":  func(i int) (*caselib.Case, error) { return docs[(i+1)%len(docs)].Case, nil },
@@ -423,11 +430,28 @@ func TestCacheLazyReportsUnreadCases(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if c := ix.Case(2); c.ID != docs[2].Case.ID {
-			t.Errorf("%s: Case(2) is %q", name, c.ID)
+		c, err := ix.ReadCase(2)
+		var ce *CaseError
+		if name == "first one" {
+			if err != nil || c.ID != docs[2].Case.ID || ix.ReadCases(0, 1, 2) != nil {
+				t.Errorf("%s: ReadCase(2) = %v, %v", name, c, err)
+			}
+			if ix.Case(2) != c {
+				t.Errorf("%s: Case(2) is not the case read", name)
+			}
+		} else {
+			if c != nil || !errors.As(err, &ce) || ce.Pos != 2 || ce.ID != docs[2].Case.ID || !errors.Is(err, caselib.ErrChanged) {
+				t.Errorf("%s: ReadCase(2) = %v, %v; want a CaseError of case 2, ErrChanged", name, c, err)
+			}
+			if err := ix.ReadCases(0, 2); err == nil {
+				t.Errorf("%s: ReadCases read a case that cannot be read", name)
+			}
+			if v, ok := panics(func() { ix.Case(2) }).(*CaseError); !ok || v.Pos != 2 {
+				t.Errorf("%s: Case(2) of a case that cannot be read panics with %v", name, v)
+			}
 		}
-		if err := ix.CaseErr(); (err != nil) != (name != "first one") || (err != nil && !errors.Is(err, caselib.ErrChanged)) {
-			t.Errorf("%s: CaseErr %v", name, err)
+		if v := panics(func() { ix.Cases() }); v != errNoCases {
+			t.Errorf("%s: Cases of a lazy index panics with %v, want errNoCases", name, v)
 		}
 	}
 	// A damaged file is refused as OpenCache refuses it.

@@ -3,6 +3,7 @@ package main
 import (
 	"bufio"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"math"
@@ -96,7 +97,10 @@ func (env *env) match(c *cli.Context) error {
 // as when it was indexed (stampfile.go); should a case that answer reads
 // turn out changed since, nothing has been printed yet, and the library is
 // read and indexed and answer runs again. Else the library is loaded and
-// indexed through the cache (buildIndex).
+// indexed through the cache (buildIndex). Each answer reads the cases it
+// prints with Index.ReadCases before explaining them, so that a case that
+// cannot be read again is an error (*similarity.CaseError) here, not a
+// panic in the explanation.
 func (env *env) withIndex(c *cli.Context, answer func(ix *similarity.Index) (print func() error, err error)) error {
 	if !c.Bool("no-cache") {
 		cfg, from, err := engineConfig(c)
@@ -113,7 +117,8 @@ func (env *env) withIndex(c *cli.Context, answer func(ix *similarity.Index) (pri
 				afterLazyOpen()
 			}
 			print, err := answer(ix)
-			if ix.CaseErr() == nil {
+			var unread *similarity.CaseError
+			if !errors.As(err, &unread) { // else a case changed since its stamp: read the library
 				fmt.Fprint(env.stderr, notes)
 				if err != nil {
 					return err
@@ -144,6 +149,9 @@ func (env *env) matchPaste(c *cli.Context, ix *similarity.Index, text string, fi
 	}
 	minScore := c.Float64("min-score")
 	res, hidden := curate.Match(ix, similarity.Query{Text: text, K: c.Int("top"), MinScore: minScore, Filter: filter})
+	if err := ix.ReadCases(hitDocs(res.Hits)...); err != nil {
+		return nil, err
+	}
 	out := serve.HitList{Hits: serve.MatchHits(ix, res, "en", c.Bool("explain")), Hidden: hidden, Weights: env.explainedWeights(c),
 		Note: curate.HiddenNote(hidden, minScore, "--min-score")}
 	return func() error {
@@ -172,14 +180,21 @@ func (env *env) matchLike(c *cli.Context, ix *similarity.Index, id string, filte
 	if !filter.IsZero() {
 		k = ix.Len() // filter after ranking; Related clamps k
 	}
-	hits := []serve.Hit{}
+	var kept []similarity.Hit
 	for _, h := range ix.Related(d, k, c.Float64("min-score")) {
 		if !ix.Keeps(filter, h.Doc) {
 			continue
 		}
-		if len(hits) == top {
+		if len(kept) == top {
 			break
 		}
+		kept = append(kept, h)
+	}
+	if err := ix.ReadCases(append(hitDocs(kept), d)...); err != nil {
+		return nil, err
+	}
+	hits := []serve.Hit{}
+	for _, h := range kept {
 		hits = append(hits, serve.NewHit(ix, len(hits), h, ix.ExplainPair(d, h.Doc), "en"))
 	}
 	return func() error {
@@ -325,13 +340,20 @@ func (env *env) matchBatch(c *cli.Context, ix *similarity.Index, path string, fi
 		minScore = c.Float64("min-score")
 	}
 	out := make([]batchAnswer, len(qs))
+	errs := make([]error, len(qs))
 	par.Each(len(qs), func(i int) {
 		q := qs[i]
 		res, hidden := curate.Match(ix, similarity.Query{Text: q.Text, K: c.Int("top"), MinScore: minScore,
 			Candidates: q.Candidates, Filter: filter})
+		if errs[i] = ix.ReadCases(hitDocs(res.Hits)...); errs[i] != nil {
+			return
+		}
 		out[i] = batchAnswer{ID: q.ID, HitList: serve.HitList{Hits: serve.MatchHits(ix, res, "en", c.Bool("explain")), Weights: env.explainedWeights(c),
 			Hidden: hidden, Note: curate.HiddenNote(hidden, minScore, "--min-score")}}
 	})
+	if err := errors.Join(errs...); err != nil {
+		return nil, err
+	}
 	return func() error {
 		fmt.Fprint(env.stderr, warn.String())
 		w := bufio.NewWriter(env.stdout)
@@ -344,6 +366,15 @@ func (env *env) matchBatch(c *cli.Context, ix *similarity.Index, path string, fi
 		}
 		return w.Flush()
 	}, nil
+}
+
+// hitDocs returns the positions of the hits' cases.
+func hitDocs(hits []similarity.Hit) []int {
+	out := make([]int, len(hits))
+	for i, h := range hits {
+		out[i] = h.Doc
+	}
+	return out
 }
 
 // explainedWeights is, with --explain, where the index's weights came from
