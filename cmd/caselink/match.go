@@ -12,8 +12,8 @@ import (
 
 	"github.com/urfave/cli/v2"
 
+	"github.com/caselink/caselink/cmd/caselink/internal/api"
 	"github.com/caselink/caselink/cmd/caselink/internal/curate"
-	"github.com/caselink/caselink/cmd/caselink/internal/serve"
 	"github.com/caselink/caselink/similarity"
 	"github.com/caselink/caselink/similarity/par"
 )
@@ -54,8 +54,8 @@ Examples:
 	}
 }
 
-// A hit as --json prints it is the API's serve.Hit, and the answer its
-// serve.HitList: the CLI and the server share one JSON contract.
+// A hit as --json prints it is the API's api.Hit, and the answer its
+// api.HitList: the CLI and the server share one JSON contract.
 
 func (env *env) match(c *cli.Context) error {
 	if err := curate.CheckTop("--top", c.Int("top")); err != nil {
@@ -152,7 +152,7 @@ func (env *env) matchPaste(c *cli.Context, ix *similarity.Index, text string, fi
 	if err := ix.ReadCases(hitDocs(res.Hits)...); err != nil {
 		return nil, err
 	}
-	out := serve.HitList{Hits: serve.MatchHits(ix, res, "en", c.Bool("explain")), Hidden: hidden, Weights: env.explainedWeights(c),
+	out := api.HitList{Hits: api.MatchHits(ix, res, "en", c.Bool("explain")), Hidden: hidden, Weights: env.explainedWeights(c),
 		Note: curate.HiddenNote(hidden, minScore, "--min-score")}
 	return func() error {
 		if c.Bool("json") {
@@ -193,13 +193,13 @@ func (env *env) matchLike(c *cli.Context, ix *similarity.Index, id string, filte
 	if err := ix.ReadCases(append(hitDocs(kept), d)...); err != nil {
 		return nil, err
 	}
-	hits := []serve.Hit{}
+	hits := []api.Hit{}
 	for _, h := range kept {
-		hits = append(hits, serve.NewHit(ix, len(hits), h, ix.ExplainPair(d, h.Doc), "en"))
+		hits = append(hits, api.NewHit(ix, len(hits), h, ix.ExplainPair(d, h.Doc), "en"))
 	}
 	return func() error {
 		if c.Bool("json") {
-			return writeJSON(env.stdout, serve.HitList{Hits: hits, Weights: env.explainedWeights(c)})
+			return writeJSON(env.stdout, api.HitList{Hits: hits, Weights: env.explainedWeights(c)})
 		}
 		return env.printHits(hits, c.Bool("long"))
 	}, nil
@@ -247,7 +247,7 @@ func (env *env) pasteText(c *cli.Context) (string, error) {
 	return string(b), nil
 }
 
-func (env *env) printHits(hits []serve.Hit, long bool) error {
+func (env *env) printHits(hits []api.Hit, long bool) error {
 	w := bufio.NewWriter(env.stdout)
 	if len(hits) == 0 {
 		fmt.Fprintln(w, "no similar cases")
@@ -307,7 +307,7 @@ type batchQuery struct {
 // answer to it.
 type batchAnswer struct {
 	ID string `json:"id"`
-	serve.HitList
+	api.HitList
 }
 
 // matchBatch answers every query of a JSON Lines file, in order, on all cores.
@@ -348,7 +348,7 @@ func (env *env) matchBatch(c *cli.Context, ix *similarity.Index, path string, fi
 		if errs[i] = ix.ReadCases(hitDocs(res.Hits)...); errs[i] != nil {
 			return
 		}
-		out[i] = batchAnswer{ID: q.ID, HitList: serve.HitList{Hits: serve.MatchHits(ix, res, "en", c.Bool("explain")), Weights: env.explainedWeights(c),
+		out[i] = batchAnswer{ID: q.ID, HitList: api.HitList{Hits: api.MatchHits(ix, res, "en", c.Bool("explain")), Weights: env.explainedWeights(c),
 			Hidden: hidden, Note: curate.HiddenNote(hidden, minScore, "--min-score")}}
 	})
 	if err := errors.Join(errs...); err != nil {

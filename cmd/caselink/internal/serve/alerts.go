@@ -12,6 +12,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/caselink/caselink/cmd/caselink/internal/api"
 	"github.com/caselink/caselink/cmd/caselink/internal/curate"
 	"github.com/caselink/caselink/similarity"
 )
@@ -49,7 +50,7 @@ type AlertHits struct {
 	Fingerprint string            `json:"fingerprint"`
 	Status      string            `json:"status"`
 	Labels      map[string]string `json:"labels"`
-	Hits        []Hit             `json:"hits"`
+	Hits        []api.Hit         `json:"hits"`
 }
 
 // AlertsAnswer is the answer of POST /api/alerts.
@@ -128,7 +129,7 @@ func (s *Server) apiAlerts(w http.ResponseWriter, r *http.Request) {
 		if !ok {
 			return
 		}
-		hits := []Hit{}
+		hits := []api.Hit{}
 		if strings.TrimSpace(paste) != "" {
 			hits = s.matchHits(ix, similarity.Query{Text: paste, K: alertTop, MinScore: s.opts.MatchMinScore}, "en", false)
 		}
@@ -166,9 +167,9 @@ func decodeAlerts(w http.ResponseWriter, r *http.Request, limit int64, v *Alertm
 // matchHits matches q on ix and turns the engine's hits into the API's,
 // titles in lang, with their score parts when explain; hits under
 // q.MinScore are left out, as in /api/match.
-func (s *Server) matchHits(ix *similarity.Index, q similarity.Query, lang string, explain bool) []Hit {
+func (s *Server) matchHits(ix *similarity.Index, q similarity.Query, lang string, explain bool) []api.Hit {
 	res, _ := curate.Match(ix, q)
-	return MatchHits(ix, res, lang, explain)
+	return api.MatchHits(ix, res, lang, explain)
 }
 
 // publicURL is the address the notification links cases by.
@@ -193,7 +194,7 @@ type SlackMessage struct {
 // its best score), with score, why and links to the case page and the
 // case's own source.
 func (s *Server) slackMessage(msg AlertmanagerMessage, ans AlertsAnswer, base string) SlackMessage {
-	best := map[string]Hit{}
+	best := map[string]api.Hit{}
 	for _, a := range ans.Alerts {
 		if a.Status != "" && a.Status != "firing" {
 			continue
@@ -204,11 +205,11 @@ func (s *Server) slackMessage(msg AlertmanagerMessage, ans AlertsAnswer, base st
 			}
 		}
 	}
-	hits := make([]Hit, 0, len(best))
+	hits := make([]api.Hit, 0, len(best))
 	for _, h := range best {
 		hits = append(hits, h)
 	}
-	slices.SortFunc(hits, func(a, b Hit) int {
+	slices.SortFunc(hits, func(a, b api.Hit) int {
 		if a.Score != b.Score {
 			if a.Score > b.Score {
 				return -1

@@ -14,6 +14,7 @@ import (
 
 	"github.com/chromedp/chromedp"
 
+	"github.com/caselink/caselink/cmd/caselink/internal/api"
 	"github.com/caselink/caselink/similarity/caselib"
 )
 
@@ -166,7 +167,7 @@ func atoi(s string) int {
 }
 
 // apiHitList answers paste through POST /api/match of the server at base.
-func apiHitList(t *testing.T, base, paste string) HitList {
+func apiHitList(t *testing.T, base, paste string) api.HitList {
 	t.Helper()
 	body, _ := json.Marshal(map[string]any{"text": paste})
 	resp, err := http.Post(base+"/api/match", "application/json", bytes.NewReader(body))
@@ -174,7 +175,7 @@ func apiHitList(t *testing.T, base, paste string) HitList {
 		t.Fatal(err)
 	}
 	defer resp.Body.Close()
-	var out HitList
+	var out api.HitList
 	if err := json.NewDecoder(resp.Body).Decode(&out); err != nil || resp.StatusCode != http.StatusOK {
 		t.Fatalf("POST /api/match: %d, %v", resp.StatusCode, err)
 	}

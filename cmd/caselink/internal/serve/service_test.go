@@ -18,6 +18,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/caselink/caselink/cmd/caselink/internal/api"
 	"github.com/caselink/caselink/similarity/caselib"
 )
 
@@ -274,7 +275,7 @@ func TestMaxPaste(t *testing.T) {
 func TestDupesNaN(t *testing.T) {
 	dir, _ := dupeLibrary(t)
 	_, ts := newTestServer(t, testOptions(dir))
-	var before DupesAnswer
+	var before api.DupesAnswer
 	do(t, http.DefaultClient, "GET", ts.URL+"/api/dupes", "", &before)
 	if before.Total == 0 {
 		t.Fatal("the fixture has no probable duplicates")
@@ -284,7 +285,7 @@ func TestDupesNaN(t *testing.T) {
 			t.Errorf("threshold=%s: status %d, want 400: %s", v, got, body)
 		}
 	}
-	var after DupesAnswer
+	var after api.DupesAnswer
 	do(t, http.DefaultClient, "GET", ts.URL+"/api/dupes", "", &after)
 	if after.Total != before.Total {
 		t.Errorf("after threshold=NaN, /api/dupes lists %d pairs, before %d", after.Total, before.Total)
