@@ -113,6 +113,7 @@ func sameAnswers(t *testing.T, a, b *Index) {
 }
 
 func TestCacheRoundTrip(t *testing.T) {
+	t.Parallel()
 	docs := cacheDocs(t)
 	for name, cfg := range map[string]Config{
 		"default": DefaultConfig(),
@@ -146,6 +147,7 @@ func TestCacheRoundTrip(t *testing.T) {
 // A file that is not exactly what SaveCache wrote under the key asked for
 // is refused, so the caller rebuilds.
 func TestCacheRefusesBadFiles(t *testing.T) {
+	t.Parallel()
 	docs := cacheDocs(t)
 	cfg := DefaultConfig()
 	_, _, path := saveAndOpen(t, docs, cfg)
@@ -206,6 +208,7 @@ func TestCacheRefusesBadFiles(t *testing.T) {
 // Two processes saving the same cache at once leave one whole file (and
 // no temporary ones), which opens to the same index.
 func TestCacheConcurrentSaves(t *testing.T) {
+	t.Parallel()
 	docs := cacheDocs(t)
 	cfg := DefaultConfig()
 	built, err := Build(docs, cfg)
@@ -305,6 +308,7 @@ func TestCacheKeyParts(t *testing.T) {
 // explanations in the case's own words), relate and dupes, reading through
 // load only the cases asked for.
 func TestCacheLazyRoundTrip(t *testing.T) {
+	t.Parallel()
 	cases := seedCopies(t, 3, func(v *caselib.Case, r int) {
 		v.Org = fmt.Sprintf("Org %d", r)
 		v.Date = fmt.Sprintf("202%d-0%d-1%d", r, r, r)
@@ -404,6 +408,7 @@ func TestCacheLazyRoundTrip(t *testing.T) {
 // the next call; Case, which has no error to return, panics with it; Cases
 // says the index holds no cases rather than read them all.
 func TestCacheLazyReportsUnreadCases(t *testing.T) {
+	t.Parallel()
 	cases := seedCopies(t, 2, nil)
 	docs := Documents(cases)
 	cfg := DefaultConfig()
@@ -474,6 +479,7 @@ func TestCacheLazyReportsUnreadCases(t *testing.T) {
 // without making the library's documents (CasesSum, OpenCacheCases) keys
 // and opens the same index as the documents do.
 func TestCacheOfCases(t *testing.T) {
+	t.Parallel()
 	cases := seedCopies(t, 1100, nil) // more than one hashing part of 4,096
 	docs := Documents(cases)
 	if CasesSum(cases) != DocsSum(docs) {

@@ -78,6 +78,8 @@ type Index struct {
 	evOnce sync.Once
 
 	scorers sync.Pool // *scorer, sized for this index
+	// opts are the switches tests turn (the zero value in use).
+	opts searchOptions
 
 	fuzzy fuzzyState // the words typos are corrected to, built on first use
 }

@@ -289,10 +289,6 @@ func (ix *Index) expand(res *Result, first []Hit, k, pool int, accept func(int) 
 	return out
 }
 
-// expandBound turns on neighbourBar (tests turn it off to check that it
-// changes no result).
-var expandBound = true
-
 // neighbourBar returns the least similarity to the best hit that a case
 // outside the first pass needs to reach the top k after the second stage,
 // given the final scores of the first-pass hits in scored: its own first-pass
@@ -300,7 +296,7 @@ var expandBound = true
 // at most 1. Searching for neighbours above it returns the same top k as
 // searching for all of them, with far less pruning work.
 func (ix *Index) neighbourBar(res *Result, scored, first []Hit, k, pool int) float64 {
-	if !expandBound || len(scored) < k {
+	if ix.opts.noNeighbourBar || len(scored) < k {
 		return 0
 	}
 	finals := make([]float64, len(scored))

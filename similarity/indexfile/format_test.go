@@ -66,6 +66,7 @@ func readSpec(t *testing.T) (rows []specRow, elems map[int]string) {
 // FORMAT.md lists the sections the code's table has, with the same ids,
 // names, element types, counts and owners.
 func TestFormatDocumentMatchesTable(t *testing.T) {
+	t.Parallel()
 	rows, elems := readSpec(t)
 	if len(rows) != len(indexfile.IndexSections) {
 		t.Fatalf("FORMAT.md lists %d sections, the code %d", len(rows), len(indexfile.IndexSections))
@@ -118,6 +119,7 @@ func seedFile(t testing.TB) (data []byte, key [32]byte, ids []string) {
 // sizes, the table of sections and its counts), without the package's
 // reader, and holds the library's case ids in order.
 func TestDecodeBySpec(t *testing.T) {
+	t.Parallel()
 	rows, elems := readSpec(t)
 	data, key, ids := seedFile(t)
 	le := binary.LittleEndian
@@ -228,6 +230,7 @@ func entryAt(t *testing.T, data []byte, id indexfile.ID) []byte {
 // another type or another count is refused at open, by name, even under
 // right checksums.
 func TestMisplacedSectionIsNamed(t *testing.T) {
+	t.Parallel()
 	good, key, _ := seedFile(t)
 	if _, err := indexfile.Parse(good, key); err != nil {
 		t.Fatal(err)
@@ -275,6 +278,7 @@ func TestMisplacedSectionIsNamed(t *testing.T) {
 // The writer refuses a section of the wrong element type, one put twice,
 // and a file missing a section, rather than write what no reader takes.
 func TestWriterChecksTheTable(t *testing.T) {
+	t.Parallel()
 	var buf bytes.Buffer
 	var w indexfile.Writer
 	indexfile.Put(&w, indexfile.IDF, []float64{1})

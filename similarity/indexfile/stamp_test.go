@@ -29,6 +29,7 @@ func sampleStamp() *indexfile.Stamp {
 
 // A stamp reads back as written, field by field, from its file.
 func TestStampRoundTrip(t *testing.T) {
+	t.Parallel()
 	path := filepath.Join(t.TempDir(), "x.lib")
 	for _, st := range []*indexfile.Stamp{sampleStamp(), {}} {
 		if err := indexfile.WriteStamp(path, st); err != nil {
@@ -47,6 +48,7 @@ func TestStampRoundTrip(t *testing.T) {
 // A stamp cut short, with a byte more, of the old format, or damaged is
 // refused with ErrBadStamp, so the library is read.
 func TestStampRefusesBadFiles(t *testing.T) {
+	t.Parallel()
 	good := indexfile.AppendStamp(nil, sampleStamp())
 	bad := map[string][]byte{
 		"empty":        nil,
