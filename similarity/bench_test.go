@@ -333,3 +333,23 @@ func benchOptions() searchOptions {
 	}
 	return searchOptions{}
 }
+
+// BenchmarkOpenCacheLazy opens a saved index without its cases, as a warm
+// match does (caselink match on an unchanged library).
+func BenchmarkOpenCacheLazy(b *testing.B) {
+	family(b, func(b *testing.B, c corpus) {
+		ix := c.index(b)
+		key := CacheKey(Documents(ix.Cases()), ix.Config(), "bench")
+		path := b.TempDir() + "/index"
+		if err := ix.SaveCache(path, key); err != nil {
+			b.Fatal(err)
+		}
+		load := func(i int) (*caselib.Case, error) { return ix.Case(i), nil }
+		b.ResetTimer()
+		for range b.N {
+			if _, err := OpenCacheLazy(path, key, ix.Config(), load); err != nil {
+				b.Fatal(err)
+			}
+		}
+	})
+}

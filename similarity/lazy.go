@@ -88,6 +88,7 @@ type CaseError struct {
 	Err error  // why: errors.Is(err, caselib.ErrChanged) for a changed file
 }
 
+// Error names the case and why it cannot be read.
 func (e *CaseError) Error() string {
 	return fmt.Sprintf("case %s (position %d) cannot be read again: %v", e.ID, e.Pos, e.Err)
 }

@@ -48,6 +48,7 @@ type SectionError struct {
 	Msg     string
 }
 
+// Error says which section is wrong, and how.
 func (e *SectionError) Error() string {
 	return fmt.Sprintf("%v: section %q: %s", ErrCorrupt, e.Section, e.Msg)
 }

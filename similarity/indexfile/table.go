@@ -32,6 +32,7 @@ const (
 
 var elemNames = [...]string{Byte: "byte", Uint32: "uint32", Int32: "int32", Float32: "float32", Float64: "float64", Int: "int"}
 
+// String names the element type as FORMAT.md does ("float32").
 func (e Elem) String() string {
 	if int(e) < len(elemNames) && elemNames[e] != "" {
 		return elemNames[e]
@@ -59,6 +60,7 @@ const (
 
 var dimNames = [...]string{Fixed: "fixed", Cases: "cases", Terms: "terms", Canon: "canon", Postings: "postings", Any: "any"}
 
+// String names the dimension as FORMAT.md's counts do ("cases").
 func (d Dim) String() string {
 	if int(d) < len(dimNames) {
 		return dimNames[d]
