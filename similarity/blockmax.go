@@ -325,7 +325,7 @@ func (w *blockWindow) complete(doc uint32, a float32, ne int) float64 {
 // MaxScore, with the norm bounds, reads less. A paste of more than
 // blockTerms keys is alike (a log paste: most of its terms are essential
 // somewhere in each window) and takes MaxScore too (measured in
-// eval/README.md). (Tests and benchmarks compare the two with
+// eval/notes/paste-search-block-max.md). (Tests and benchmarks compare the two with
 // searchOptions.blocks.)
 func pasteBlocks(s *search) bool { return s.prof == nil && len(s.q) <= blockTerms }
 

@@ -572,7 +572,7 @@ func (ix *Index) evidence(a, b int, explain bool) EventEvidence {
 }
 
 // Weights of the same-event score (see eventScore), chosen on the
-// same-event records of incidents-judged (eval/README.md, "dupes").
+// same-event records of incidents-judged (eval/README.md, "How the evidence is weighed").
 const (
 	eventOrgPower  = 0.5  // an organisation key's strength is 1 − share^eventOrgPower
 	eventOrgWeight = 0.25 // the weight of the organisation's share of the library against its share of the pair's days
@@ -606,7 +606,7 @@ const (
 	// inside anything ("We are investigating reports of degraded
 	// performance") shares too little of it to score high, whatever share
 	// of it the other record contains. Chosen on incidents-judged's
-	// same-event records (2, 4, 8 tried; eval/README.md).
+	// same-event records (2, 4, 8 tried; eval/README.md, "How the evidence is weighed").
 	eventSpecific = 2.0
 	// eventRepeat is what is left of the text part of the dupes score for
 	// two records of one organisation dated on different days: same

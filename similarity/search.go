@@ -120,7 +120,7 @@ func (ix *Index) run(sc *scorer, s *search) []Hit {
 	// The scorer's buffers are handed to the pass whichever traversal runs, so
 	// that release gives them back: a block-max run (a paste) used to leave
 	// them nil, and the next case-to-case search of the scorer regrew them
-	// from nothing, and the garbage collector collected them (eval/README.md).
+	// from nothing, and the garbage collector collected them (eval/notes/second-stage-and-relate-speed.md).
 	p := pass{ix: ix, sc: sc, wt: ix.weightsFor(s.prof), tail: sc.tail[:0], touched: sc.touched[:0],
 		cands: sc.cands[:0], top: topHeap{k: s.k + extraHits}}
 	p.orderTerms(s)

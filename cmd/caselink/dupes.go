@@ -28,8 +28,8 @@ halved for two records of one organisation on different days: a status page's te
 another day is a repeat) with same-event evidence: the same organisation, dates days apart,
 and words of this incident both records use (a region, an error code, a product; not the
 organisation's name nor what it writes in every notice), or a source both cite. The default
-threshold is where the list was measured to be mostly the same incident: eval/README.md,
-"dupes precision".
+threshold is where the list was measured to be mostly the same incident:
+eval/notes/dupes-threshold.md.
 
 Decisions are kept in ` + caselib.DecisionsName + ` in the library's folder (or --decisions FILE),
 a TSV file meant to be committed with the library:
