@@ -37,6 +37,12 @@ import (
 // section's id, element type and count against the table before these run;
 // what they check is how the values fit together.
 
+// The section table states its counts in views (indexfile.Views,
+// indexfile.TextViews): a build whose views differ from the engine's fails
+// here, at compile time (a negative constant does not convert to uint).
+const _ = uint(NumViews-indexfile.Views) + uint(indexfile.Views-NumViews) +
+	uint(textViews-indexfile.TextViews) + uint(indexfile.TextViews-textViews)
+
 // CacheKey returns the key a cache file of docs indexed with cfg must carry
 // to be used: [CacheKeyOf] the documents' [DocsSum].
 func CacheKey(docs []Document, cfg Config, salt string) [32]byte {
