@@ -3,8 +3,12 @@ package indexfile_test
 import (
 	"bytes"
 	"errors"
+	"os"
 	"path/filepath"
 	"reflect"
+	"regexp"
+	"strconv"
+	"strings"
 	"testing"
 
 	"github.com/caselink/caselink/similarity/caselib"
@@ -100,4 +104,43 @@ func resealStamp(data []byte) []byte {
 		b[8], b[9], b[10], b[11] = byte(crc), byte(crc>>8), byte(crc>>16), byte(crc>>24)
 	}
 	return b
+}
+
+// FORMAT.md's table of the stamp's fields lists Stamp's fields in their
+// order, and a span takes the bytes it says.
+func TestStampFormatDocument(t *testing.T) {
+	doc, err := os.ReadFile("FORMAT.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var fields []string
+	in := false
+	for _, line := range strings.Split(string(doc), "\n") {
+		switch {
+		case strings.HasPrefix(line, "| field | encoding |"):
+			in = true
+		case in && strings.HasPrefix(line, "| ") && !strings.HasPrefix(line, "|---"):
+			fields = append(fields, strings.TrimSpace(strings.Split(line, "|")[1]))
+		case in && !strings.HasPrefix(line, "|"):
+			in = false
+		}
+	}
+	typ := reflect.TypeOf(indexfile.Stamp{})
+	var want []string
+	for i := range typ.NumField() {
+		want = append(want, typ.Field(i).Name)
+	}
+	if strings.Join(fields, " ") != strings.Join(want, " ") {
+		t.Errorf("FORMAT.md lists the stamp's fields %v, Stamp has %v", fields, want)
+	}
+	m := regexp.MustCompile(`per case \((\d+) bytes\)`).FindSubmatch(doc)
+	if m == nil {
+		t.Fatal("FORMAT.md does not say a span's size")
+	}
+	st := sampleStamp()
+	before := len(indexfile.AppendStamp(nil, st))
+	st.Spans = append(st.Spans, caselib.Span{File: 1})
+	if got := len(indexfile.AppendStamp(nil, st)) - before; strconv.Itoa(got) != string(m[1]) {
+		t.Errorf("a span takes %d bytes, FORMAT.md says %s", got, m[1])
+	}
 }
