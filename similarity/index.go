@@ -12,7 +12,9 @@ import (
 
 // Index holds the vectors of a library's cases and an inverted index over
 // them. An Index is immutable once built and safe for concurrent use;
-// [Index.Reindex] returns a new Index and leaves the old one serving.
+// [Index.Reindex] returns a new Index and leaves the old one serving. It is
+// built, opened from a cache file with its cases, or opened without them:
+// the package documentation's "Opening an index" says what each can do.
 type Index struct {
 	cfg        Config
 	pasteViews [NumViews]float64 // cfg.Query, normalized: a paste's weight per view
