@@ -6,8 +6,7 @@
 // drift apart.
 //
 // What does not live here: the handlers, routes, limits and errors' status
-// codes (package serve), the Alertmanager and Slack bodies of /api/alerts
-// (package serve, alerts.go), and any scoring (package similarity).
+// codes (package serve), and any scoring (package similarity).
 package api
 
 import (

@@ -17,47 +17,6 @@ import (
 	"github.com/caselink/caselink/similarity"
 )
 
-// AlertmanagerMessage is the body Alertmanager's webhook receiver posts
-// (payload version 4): a group of alerts that fire or resolve together.
-type AlertmanagerMessage struct {
-	Version           string            `json:"version"`
-	GroupKey          string            `json:"groupKey"`
-	TruncatedAlerts   int               `json:"truncatedAlerts"`
-	Status            string            `json:"status"` // "firing" or "resolved"
-	Receiver          string            `json:"receiver"`
-	GroupLabels       map[string]string `json:"groupLabels"`
-	CommonLabels      map[string]string `json:"commonLabels"`
-	CommonAnnotations map[string]string `json:"commonAnnotations"`
-	ExternalURL       string            `json:"externalURL"`
-	Alerts            []Alert           `json:"alerts"`
-}
-
-// Alert is one alert of an [AlertmanagerMessage].
-type Alert struct {
-	Status       string            `json:"status"`
-	Labels       map[string]string `json:"labels"`
-	Annotations  map[string]string `json:"annotations"`
-	StartsAt     string            `json:"startsAt"`
-	EndsAt       string            `json:"endsAt"`
-	GeneratorURL string            `json:"generatorURL"`
-	Fingerprint  string            `json:"fingerprint"`
-}
-
-// AlertHits is one alert of the answer of POST /api/alerts: its
-// fingerprint and labels, as Alertmanager sent them, and the past cases
-// most like it.
-type AlertHits struct {
-	Fingerprint string            `json:"fingerprint"`
-	Status      string            `json:"status"`
-	Labels      map[string]string `json:"labels"`
-	Hits        []api.Hit         `json:"hits"`
-}
-
-// AlertsAnswer is the answer of POST /api/alerts.
-type AlertsAnswer struct {
-	Alerts []AlertHits `json:"alerts"`
-}
-
 // alertTop is how many cases each alert gets, and a notification shows.
 const (
 	alertTop  = 5
@@ -69,7 +28,7 @@ const (
 // written: its name, summary and description, then its other labels and
 // annotations as "name: value" lines (links left out: their words are
 // hosts and paths, not symptoms).
-func alertPaste(a Alert) string {
+func alertPaste(a api.Alert) string {
 	var b strings.Builder
 	for _, k := range []string{"alertname"} {
 		if v := a.Labels[k]; v != "" {
@@ -104,7 +63,7 @@ func alertPaste(a Alert) string {
 // becomes a paste and is matched; with ServiceOptions.Notify a firing group
 // is posted there with its similar cases.
 func (s *Server) apiAlerts(w http.ResponseWriter, r *http.Request) {
-	var msg AlertmanagerMessage
+	var msg api.AlertmanagerMessage
 	if status, err := decodeAlerts(w, r, s.bodyLimit(), &msg); err != nil {
 		writeError(w, status, "%v", err)
 		return
@@ -119,7 +78,7 @@ func (s *Server) apiAlerts(w http.ResponseWriter, r *http.Request) {
 	}
 	s.metrics.alerts.Add(float64(len(msg.Alerts)))
 	ix := s.cur.Load().ix
-	out := AlertsAnswer{Alerts: make([]AlertHits, 0, len(msg.Alerts))}
+	out := api.AlertsAnswer{Alerts: make([]api.AlertHits, 0, len(msg.Alerts))}
 	for i, a := range msg.Alerts {
 		paste := alertPaste(a)
 		if len(paste) > s.opts.Service.MaxPaste {
@@ -141,7 +100,7 @@ func (s *Server) apiAlerts(w http.ResponseWriter, r *http.Request) {
 		if a.Fingerprint == "" {
 			a.Fingerprint = fmt.Sprintf("%d", i)
 		}
-		out.Alerts = append(out.Alerts, AlertHits{Fingerprint: a.Fingerprint, Status: a.Status, Labels: labels, Hits: hits})
+		out.Alerts = append(out.Alerts, api.AlertHits{Fingerprint: a.Fingerprint, Status: a.Status, Labels: labels, Hits: hits})
 	}
 	if s.notifier != nil && msg.Status == "firing" {
 		s.notifier.post(s.slackMessage(msg, out, s.publicURL(r)))
@@ -152,7 +111,7 @@ func (s *Server) apiAlerts(w http.ResponseWriter, r *http.Request) {
 // decodeAlerts reads Alertmanager's message, which carries fields caselink
 // does not use (and later versions may add more): unknown fields are
 // allowed, unlike the rest of the API.
-func decodeAlerts(w http.ResponseWriter, r *http.Request, limit int64, v *AlertmanagerMessage) (int, error) {
+func decodeAlerts(w http.ResponseWriter, r *http.Request, limit int64, v *api.AlertmanagerMessage) (int, error) {
 	r.Body = http.MaxBytesReader(w, r.Body, limit)
 	if err := json.NewDecoder(r.Body).Decode(v); err != nil {
 		var tooBig *http.MaxBytesError
@@ -184,16 +143,11 @@ func (s *Server) publicURL(r *http.Request) string {
 	return scheme + "://" + r.Host
 }
 
-// SlackMessage is the body of a Slack incoming-webhook post.
-type SlackMessage struct {
-	Text string `json:"text"`
-}
-
 // slackMessage writes one message for a firing group: its name and alert
 // count, then the few past cases most like its alerts (each case once, at
 // its best score), with score, why and links to the case page and the
 // case's own source.
-func (s *Server) slackMessage(msg AlertmanagerMessage, ans AlertsAnswer, base string) SlackMessage {
+func (s *Server) slackMessage(msg api.AlertmanagerMessage, ans api.AlertsAnswer, base string) api.SlackMessage {
 	best := map[string]api.Hit{}
 	for _, a := range ans.Alerts {
 		if a.Status != "" && a.Status != "firing" {
@@ -230,7 +184,7 @@ func (s *Server) slackMessage(msg AlertmanagerMessage, ans AlertsAnswer, base st
 	fmt.Fprintf(&b, "*[FIRING:%d] %s*: ", len(msg.Alerts), slackEscape(name))
 	if len(hits) == 0 {
 		b.WriteString("no similar past incident in the library.")
-		return SlackMessage{Text: b.String()}
+		return api.SlackMessage{Text: b.String()}
 	}
 	b.WriteString("similar past incidents")
 	for _, h := range hits {
@@ -245,7 +199,7 @@ func (s *Server) slackMessage(msg AlertmanagerMessage, ans AlertsAnswer, base st
 			fmt.Fprintf(&b, "\n    fixed by: %s", slackEscape(h.Remediation[0]))
 		}
 	}
-	return SlackMessage{Text: b.String()}
+	return api.SlackMessage{Text: b.String()}
 }
 
 // slackEscape escapes the three characters Slack's message text treats
@@ -268,7 +222,7 @@ func newNotifier(u string, s *Server) *notifier {
 	return &notifier{url: u, client: &http.Client{Timeout: 10 * time.Second}, slots: make(chan struct{}, 8), s: s}
 }
 
-func (n *notifier) post(m SlackMessage) {
+func (n *notifier) post(m api.SlackMessage) {
 	select {
 	case n.slots <- struct{}{}:
 	default:

@@ -388,9 +388,9 @@ func alertmanagerBody(status string) string {
 }
 
 func TestAlerts(t *testing.T) {
-	got := make(chan SlackMessage, 4)
+	got := make(chan api.SlackMessage, 4)
 	receiver := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		var m SlackMessage
+		var m api.SlackMessage
 		json.NewDecoder(r.Body).Decode(&m)
 		got <- m
 	}))
@@ -398,7 +398,7 @@ func TestAlerts(t *testing.T) {
 	opts := testOptions()
 	opts.Service.Notify = receiver.URL + "/services/T000/B000/XXXX"
 	_, ts := newTestServer(t, opts)
-	var ans AlertsAnswer
+	var ans api.AlertsAnswer
 	resp := do(t, http.DefaultClient, "POST", ts.URL+"/api/alerts", alertmanagerBody("firing"), &ans)
 	if resp.StatusCode != 200 || len(ans.Alerts) != 1 {
 		t.Fatalf("status %d, %d alerts", resp.StatusCode, len(ans.Alerts))
