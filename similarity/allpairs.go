@@ -15,21 +15,17 @@ import (
 // of cases done so far (from several goroutines, never concurrently).
 func (ix *Index) AllRelated(k int, minScore float64, progress func(done int)) [][]Hit {
 	k = ix.clampK(k)
-	sd := ix.newSeeds()
+	pb := ix.newPairBars()
 	return ix.forEachCase(progress, func(sc *scorer, d int, q []qterm) ([]Hit, []qterm) {
 		s := ix.nearSearch(d, k, minScore, q, ix.relPrior)
-		if seeding {
-			s.bar = sd.bar(&s, d)
+		if !ix.opts.noPairBars {
+			s.bar = pb.bar(&s, d)
 		}
 		hits := ix.run(sc, &s)
-		sd.publish(d, hits)
+		pb.publish(d, hits)
 		return hits, s.q
 	})
 }
-
-// seeding says whether AllRelated starts each search with a bar from the
-// pairs already found (seeds); tests and benchmarks turn it off to compare.
-var seeding = true
 
 // forEachCase calls one for every case on all cores, each worker with its
 // own scorer and query buffer, and returns the hits in library order.

@@ -100,6 +100,7 @@ func (c corpus) index(b *testing.B) *Index {
 	if err != nil {
 		b.Fatal(err)
 	}
+	ix.opts = benchOptions()
 	benchIndexes[c.name] = ix
 	return ix
 }
@@ -287,6 +288,7 @@ func BenchmarkDuplicates(b *testing.B) {
 // TestSynthPasteFindsItsCase guards the benchmarks' premise: the synthetic
 // sizes are different libraries, and a synthetic paste finds its case.
 func TestSynthPasteFindsItsCase(t *testing.T) {
+	t.Parallel()
 	small := synthLibrary(50, 1)
 	if again := synthLibrary(50, 1); fmt.Sprint(again[7].Summary) != fmt.Sprint(small[7].Summary) {
 		t.Fatal("synthLibrary is not deterministic")
@@ -321,11 +323,33 @@ func BenchmarkReindex(b *testing.B) {
 	})
 }
 
+// benchOptions are the options of the benchmarks' indexes:
 // CASELINK_TRAVERSAL=maxscore makes every search take the term-at-a-time
 // MaxScore traversal instead of the block-max one, so that one test binary
 // can time both (run it twice and compare with benchstat).
-func init() {
+func benchOptions() searchOptions {
 	if os.Getenv("CASELINK_TRAVERSAL") == "maxscore" {
-		useBlocks = func(*search) bool { return false }
+		return searchOptions{blocks: func(*search) bool { return false }}
 	}
+	return searchOptions{}
+}
+
+// BenchmarkOpenCacheLazy opens a saved index without its cases, as a warm
+// match does (caselink match on an unchanged library).
+func BenchmarkOpenCacheLazy(b *testing.B) {
+	family(b, func(b *testing.B, c corpus) {
+		ix := c.index(b)
+		key := CacheKey(Documents(ix.Cases()), ix.Config(), "bench")
+		path := b.TempDir() + "/index"
+		if err := ix.SaveCache(path, key); err != nil {
+			b.Fatal(err)
+		}
+		load := func(i int) (*caselib.Case, error) { return ix.Case(i), nil }
+		b.ResetTimer()
+		for range b.N {
+			if _, err := OpenCacheLazy(path, key, ix.Config(), load); err != nil {
+				b.Fatal(err)
+			}
+		}
+	})
 }

@@ -10,7 +10,7 @@ import (
 //
 // Each key's postings are cut into blocks of blockSize, and for every block
 // the index keeps the largest weight in it (weights.bmax). A paste search
-// walks the cases in windows of windowSize. In each window a term can
+// walks the cases in windows of defaultWindow cases. In each window a term can
 // add at most its weight times the largest block maximum of its postings in
 // the window, and nothing when it has no posting there. The terms are taken
 // smallest global bound first; those whose window bounds sum to less than
@@ -26,10 +26,6 @@ import (
 
 // blockSize is the number of postings a block maximum covers.
 const blockSize = 64
-
-// windowSize is the number of cases a window spans, a multiple of 64. (A
-// variable so that tests can cross many windows on a small library.)
-var windowSize = 1024
 
 // buildBlocks sets bstart, the first block of each key.
 func (ix *Index) buildBlocks() {
@@ -134,6 +130,7 @@ func (p *pass) runBlocks(s *search) {
 				base: ix.pstart[t.key], bbase: ix.bstart[t.key]})
 		}
 	}
+	windowSize := ix.opts.window()
 	if len(sc.wacc) < windowSize {
 		sc.wacc = make([]float32, windowSize)
 		sc.wbits = make([]uint64, windowSize/64)
@@ -320,7 +317,7 @@ func (w *blockWindow) complete(doc uint32, a float32, ne int) float64 {
 	return float64(a)
 }
 
-// useBlocks says whether a search takes the block-max traversal: pastes do,
+// pasteBlocks says whether a search takes the block-max traversal: pastes do,
 // but for the longest. Case-to-case searches (relate, dupes, the second
 // stage of match) keep the term-at-a-time MaxScore one: their queries are
 // whole case vectors, whose window bounds add up far above the bar, so
@@ -328,9 +325,9 @@ func (w *blockWindow) complete(doc uint32, a float32, ne int) float64 {
 // MaxScore, with the norm bounds, reads less. A paste of more than
 // blockTerms keys is alike (a log paste: most of its terms are essential
 // somewhere in each window) and takes MaxScore too (measured in
-// eval/README.md). (A variable so that tests and benchmarks can compare the
-// two.)
-var useBlocks = func(s *search) bool { return s.prof == nil && len(s.q) <= blockTerms }
+// eval/notes/paste-search-block-max.md). (Tests and benchmarks compare the two with
+// searchOptions.blocks.)
+func pasteBlocks(s *search) bool { return s.prof == nil && len(s.q) <= blockTerms }
 
 // blockTerms is the most keys a paste searched by block-max has.
 const blockTerms = 128

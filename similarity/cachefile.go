@@ -1,12 +1,10 @@
 package similarity
 
 import (
-	"bufio"
 	"crypto/sha256"
 	"encoding/binary"
 	"errors"
 	"fmt"
-	"hash/crc32"
 	"math"
 	"os"
 	"path/filepath"
@@ -14,6 +12,7 @@ import (
 	"unsafe"
 
 	"github.com/caselink/caselink/similarity/caselib"
+	"github.com/caselink/caselink/similarity/indexfile"
 	"github.com/caselink/caselink/similarity/par"
 	"github.com/caselink/caselink/tokenize"
 )
@@ -31,30 +30,18 @@ import (
 // rules are computed again at open from the loaded cases (finish), so an
 // index opened from the cache is the index Build returns, field by field.
 //
-// Layout (every section starts at a multiple of 8):
-//
-//	header  64 bytes: magic, format, section count, key, body length,
-//	        CRC-32C of the body, CRC-32C of the header's first 60 bytes
-//	body    section table (offset, length in bytes: 2×uint64 per section;
-//	        offset 0 for a nil slice), then the sections, in the order
-//	        cacheBody puts them and restore takes them
+// The byte layout is package indexfile's (its FORMAT.md): a header, then
+// sections named by indexfile.IndexSections, each put here (putAnalysis,
+// putWeighted) or in lazy.go (putCaseFields) and got back by restore,
+// restoreWeighted and restoreCaseFields. The file's reader has checked every
+// section's id, element type and count against the table before these run;
+// what they check is how the values fit together.
 
-const (
-	cacheMagic  = "CLINDEX\n"
-	cacheFormat = 7
-	headerSize  = 64
-	maxSections = 64
-)
-
-var castagnoli = crc32.MakeTable(crc32.Castagnoli)
-
-// littleEndian tells whether the arrays of a cache file can be used in
-// place on this machine.
-var littleEndian = binary.NativeEndian.Uint16([]byte{1, 0}) == 1
-
-// errBigEndian refuses the cache on a machine whose numbers are stored the
-// other way round.
-var errBigEndian = errors.New("cache files are not used on a big-endian machine")
+// The section table states its counts in views (indexfile.Views,
+// indexfile.TextViews): a build whose views differ from the engine's fails
+// here, at compile time (a negative constant does not convert to uint).
+const _ = uint(NumViews-indexfile.Views) + uint(indexfile.Views-NumViews) +
+	uint(textViews-indexfile.TextViews) + uint(indexfile.TextViews-textViews)
 
 // CacheKey returns the key a cache file of docs indexed with cfg must carry
 // to be used: [CacheKeyOf] the documents' [DocsSum].
@@ -78,7 +65,7 @@ func CacheKeyOf(sum [32]byte, cfg Config, salt string) [32]byte {
 		h.Write([]byte(s))
 	}
 	str(salt)
-	str(fmt.Sprintf("format %d, %d-byte int\n%#v", cacheFormat, unsafe.Sizeof(0), cfg))
+	str(fmt.Sprintf("format %d, %d-byte int\n%#v", indexfile.Format, unsafe.Sizeof(0), cfg))
 	h.Write(sum[:])
 	var key [32]byte
 	h.Sum(key[:0])
@@ -161,165 +148,34 @@ func hashDocs(docs []Document) [32]byte {
 
 // ErrCacheStale is returned by OpenCache for a well-formed cache file of
 // another library, other weights or another version.
-var ErrCacheStale = errors.New("cache file is for another library, configuration or version")
+var ErrCacheStale = indexfile.ErrStale
 
 // ErrCacheCorrupt is returned (wrapped) by OpenCache for a file that is not
 // a whole cache file: truncated, overwritten, or of another format.
-var ErrCacheCorrupt = errors.New("cache file is damaged")
+var ErrCacheCorrupt = indexfile.ErrCorrupt
 
 // SaveCache writes the analysis of ix to path under key (CacheKey of the
 // documents ix was built from, with its Config): to a temporary file in the
-// same folder, synced, then renamed over path, so a reader sees the old
-// file or the new one whole, and two processes saving at once leave one of
-// their files, never a mix.
-func (ix *Index) SaveCache(path string, key [32]byte) (err error) {
-	if !littleEndian {
-		return errBigEndian
-	}
-	var e cacheEnc
-	if err := ix.putAnalysis(&e); err != nil {
+// same folder, synced, then renamed over path (indexfile.Writer.WriteFile),
+// so a reader sees the old file or the new one whole, and two processes
+// saving at once leave one of their files, never a mix.
+func (ix *Index) SaveCache(path string, key [32]byte) error {
+	var w indexfile.Writer
+	if err := ix.putAnalysis(&w); err != nil {
 		return err
 	}
-	ix.putWeighted(&e)
-	if err := ix.putCaseFields(&e); err != nil {
+	ix.putWeighted(&w)
+	if err := ix.putCaseFields(&w); err != nil {
 		return err
 	}
-	dir := filepath.Dir(path)
-	if err := os.MkdirAll(dir, 0o755); err != nil {
+	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
 		return err
 	}
-	f, err := os.CreateTemp(dir, "."+filepath.Base(path)+".*.tmp")
-	if err != nil {
-		return err
-	}
-	defer func() {
-		if err != nil {
-			f.Close()
-			os.Remove(f.Name())
-		}
-	}()
-	if err = e.write(f, key); err != nil {
-		return err
-	}
-	if err = f.Sync(); err != nil {
-		return err
-	}
-	if err = f.Close(); err != nil {
-		return err
-	}
-	return os.Rename(f.Name(), path)
-}
-
-// write writes the header, the section table and the sections to f,
-// straight from the index's arrays (no copy of the body is made), and the
-// header last, once the body's checksum is known.
-func (e *cacheEnc) write(f *os.File, key [32]byte) error {
-	table := make([]byte, align8(len(e.secs)*16))
-	at := headerSize + len(table)
-	for i, s := range e.secs {
-		if s != nil {
-			binary.LittleEndian.PutUint64(table[i*16:], uint64(at))
-			binary.LittleEndian.PutUint64(table[i*16+8:], uint64(len(s)))
-		}
-		at += align8(len(s))
-	}
-	w := bufio.NewWriterSize(f, 1<<20)
-	if _, err := w.Write(make([]byte, headerSize)); err != nil {
-		return err
-	}
-	sum := crc32.Update(0, castagnoli, table)
-	if _, err := w.Write(table); err != nil {
-		return err
-	}
-	var pad [8]byte
-	for _, s := range e.secs {
-		p := pad[:align8(len(s))-len(s)]
-		sum = crc32.Update(crc32.Update(sum, castagnoli, s), castagnoli, p)
-		if _, err := w.Write(s); err != nil {
-			return err
-		}
-		if _, err := w.Write(p); err != nil {
-			return err
-		}
-	}
-	if err := w.Flush(); err != nil {
-		return err
-	}
-	head := make([]byte, headerSize)
-	copy(head, cacheMagic)
-	binary.LittleEndian.PutUint32(head[8:], cacheFormat)
-	binary.LittleEndian.PutUint32(head[12:], uint32(len(e.secs)))
-	copy(head[16:48], key[:])
-	binary.LittleEndian.PutUint64(head[48:], uint64(at-headerSize))
-	binary.LittleEndian.PutUint32(head[56:], sum)
-	binary.LittleEndian.PutUint32(head[60:], crc32.Checksum(head[:60], castagnoli))
-	_, err := f.WriteAt(head, 0)
-	return err
-}
-
-// number is what a section may hold.
-type number interface {
-	entry | uint32 | int32 | float32 | float64 | int | byte
-}
-
-// cacheEnc collects the sections of a cache file.
-type cacheEnc struct{ secs [][]byte }
-
-func put[T number](e *cacheEnc, s []T) {
-	if s == nil {
-		e.secs = append(e.secs, nil)
-		return
-	}
-	b := []byte{}
-	if len(s) > 0 {
-		b = unsafe.Slice((*byte)(unsafe.Pointer(&s[0])), len(s)*int(unsafe.Sizeof(s[0])))
-	}
-	e.secs = append(e.secs, b)
-}
-
-// cacheDec hands out the sections of a checked file in order, as slices
-// over the mapping; the first misfit sets err.
-type cacheDec struct {
-	secs [][]byte
-	err  error
-}
-
-func take[T number](d *cacheDec) []T {
-	if d.err != nil {
-		return nil
-	}
-	if len(d.secs) == 0 {
-		d.err = fmt.Errorf("%w: too few sections", ErrCacheCorrupt)
-		return nil
-	}
-	b := d.secs[0]
-	d.secs = d.secs[1:]
-	if b == nil {
-		return nil
-	}
-	var zero T
-	size := int(unsafe.Sizeof(zero))
-	if len(b)%size != 0 || uintptr(unsafe.Pointer(unsafe.SliceData(b)))%uintptr(size) != 0 {
-		d.err = fmt.Errorf("%w: misaligned section", ErrCacheCorrupt)
-		return nil
-	}
-	if len(b) == 0 {
-		return []T{}
-	}
-	return unsafe.Slice((*T)(unsafe.Pointer(&b[0])), len(b)/size)
-}
-
-// takeLen is take of a section that must hold n values.
-func takeLen[T number](d *cacheDec, n int, what string) []T {
-	s := take[T](d)
-	if d.err == nil && len(s) != n {
-		d.err = fmt.Errorf("%w: %s has %d values, want %d", ErrCacheCorrupt, what, len(s), n)
-	}
-	return s
+	return w.WriteFile(path, key)
 }
 
 // putAnalysis adds the analyzed cases and the vocabulary.
-func (ix *Index) putAnalysis(e *cacheEnc) error {
+func (ix *Index) putAnalysis(w *indexfile.Writer) error {
 	n := len(ix.docs)
 	size := 0
 	for i := range ix.docs {
@@ -351,62 +207,87 @@ func (ix *Index) putAnalysis(e *cacheEnc) error {
 	for i, d := range voc.firstDoc {
 		firstDoc[i] = int32(d)
 	}
-	put(e, packed)
-	put(e, ends)
-	put(e, counts)
-	put(e, lengths)
-	put(e, ix.ownPositions())
-	put(e, terms)
-	put(e, termEnd)
-	put(e, surface)
-	put(e, surfaceEnd)
-	put(e, firstDoc)
+	indexfile.Put(w, indexfile.Packed, packed)
+	indexfile.Put(w, indexfile.CaseEnds, ends)
+	indexfile.Put(w, indexfile.CaseEntries, counts)
+	indexfile.Put(w, indexfile.CaseLengths, lengths)
+	indexfile.Put(w, indexfile.OwnDocs, ix.ownPositions())
+	indexfile.Put(w, indexfile.TermBlob, terms)
+	indexfile.Put(w, indexfile.TermEnds, termEnd)
+	indexfile.Put(w, indexfile.SurfaceBlob, surface)
+	indexfile.Put(w, indexfile.SurfaceEnds, surfaceEnd)
+	indexfile.Put(w, indexfile.FirstCase, firstDoc)
 	return nil
 }
 
 // putWeighted adds what reweigh computes from the analysis alone. The
 // weight sets are mw and rw (rel.w is always rw); when the second stage of
 // match has its own, exp.w keeps only its norms (its weights are rw's text
-// and mw's tags).
-func (ix *Index) putWeighted(e *cacheEnc) {
-	ownExp := ix.exp != ix.rel
-	misc := append(ix.pasteViews[:0:0], ix.pasteViews[:]...)
-	misc = append(misc, ix.rel.views[:]...)
-	misc = append(misc, ix.exp.views[:]...)
-	flag := 0.0
-	if ownExp {
-		flag = 1
+// and mw's tags), and the file holds the "expand" sections.
+func (ix *Index) putWeighted(w *indexfile.Writer) {
+	views := append(ix.pasteViews[:0:0], ix.pasteViews[:]...)
+	views = append(views, ix.rel.views[:]...)
+	views = append(views, ix.exp.views[:]...)
+	indexfile.Put(w, indexfile.ViewWeights, views)
+	indexfile.Put(w, indexfile.CanonOfRaw, ix.canon)
+	indexfile.Put(w, indexfile.CanonRaw, ix.craw)
+	indexfile.Put(w, indexfile.DocFreq, ix.df)
+	indexfile.Put(w, indexfile.IDF, ix.idf)
+	indexfile.Put(w, indexfile.VecStarts, ix.vstart)
+	indexfile.Put(w, indexfile.VecKeys, ix.vkey)
+	indexfile.Put(w, indexfile.PostStarts, ix.pstart)
+	indexfile.Put(w, indexfile.PostCases, ix.pdoc)
+	indexfile.Put(w, indexfile.BlockStarts, ix.bstart)
+	for _, s := range weightSections(ix) {
+		indexfile.Put(w, s.vval, s.w.vval)
+		indexfile.Put(w, s.pval, s.w.pval)
+		indexfile.Put(w, s.vnorm, s.w.vnorm)
+		indexfile.Put(w, s.pmax, s.w.pmax)
+		if s.bmax != 0 {
+			indexfile.Put(w, s.bmax, s.w.bmax)
+		}
 	}
-	misc = append(misc, flag)
-	put(e, misc)
-	put(e, ix.canon)
-	put(e, ix.craw)
-	put(e, ix.df)
-	put(e, ix.idf)
-	put(e, ix.vstart)
-	put(e, ix.vkey)
-	put(e, ix.pstart)
-	put(e, ix.pdoc)
-	put(e, ix.bstart)
-	putWeights := func(w *weights) {
-		put(e, w.vval)
-		put(e, w.pval)
-		put(e, w.vnorm)
-		put(e, w.pmax)
-		put(e, w.bmax)
+	for _, s := range profileSections(ix) {
+		if s.norms != 0 {
+			indexfile.Put(w, s.norms, s.p.w.vnorm) // its weights are rw's and mw's
+		}
+		indexfile.Put(w, s.scale, s.p.scale)
+		indexfile.Put(w, s.pmax, s.p.pmax)
+		indexfile.Put(w, s.unorm, s.p.unorm)
 	}
-	putProfile := func(p *profile) {
-		put(e, p.scale)
-		put(e, p.pmax)
-		put(e, p.unorm)
+}
+
+// weightSet names the sections of one weight set; bmax is 0 for a set
+// without block maxima (only pastes' weights have them).
+type weightSet struct {
+	w                             *weights
+	vval, pval, vnorm, pmax, bmax indexfile.ID
+}
+
+// weightSections returns the weight sets the file keeps (mw, rw) and their
+// sections.
+func weightSections(ix *Index) []weightSet {
+	return []weightSet{
+		{ix.mw, indexfile.PasteVecWeights, indexfile.PastePostWeights, indexfile.PasteNorms, indexfile.PasteKeyMax, indexfile.PasteBlockMax},
+		{ix.rw, indexfile.RelVecWeights, indexfile.RelPostWeights, indexfile.RelNorms, indexfile.RelKeyMax, 0},
 	}
-	putWeights(ix.mw)
-	putWeights(ix.rw)
-	putProfile(ix.rel)
-	if ownExp {
-		put(e, ix.exp.w.vnorm) // its weights are rw's and mw's
-		putProfile(ix.exp)
+}
+
+// profileSet names the sections of one profile; norms, when not 0, is the
+// section of the norms of a weight set of its own.
+type profileSet struct {
+	p                         *profile
+	norms, scale, pmax, unorm indexfile.ID
+}
+
+// profileSections returns the profiles the file keeps: rel, and exp when
+// it is not rel.
+func profileSections(ix *Index) []profileSet {
+	out := []profileSet{{ix.rel, 0, indexfile.RelScale, indexfile.RelScaledMax, indexfile.RelProfileNorms}}
+	if ix.exp != ix.rel {
+		out = append(out, profileSet{ix.exp, indexfile.ExpNorms, indexfile.ExpScale, indexfile.ExpScaledMax, indexfile.ExpProfileNorms})
 	}
+	return out
 }
 
 func packStrings(ss []string) ([]byte, []uint32, error) {
@@ -426,15 +307,14 @@ func packStrings(ss []string) ([]byte, []uint32, error) {
 	return blob, ends, nil
 }
 
-func align8(n int) int { return (n + 7) &^ 7 }
-
 // OpenCache returns the index Build(docs, cfg) would return, from the
 // cache file at path written by SaveCache with key (CacheKey(docs, cfg,
 // salt)). A file that is missing gives an error satisfying
-// errors.Is(err, fs.ErrNotExist); of another key, ErrCacheStale; truncated,
-// damaged or not a cache file, ErrCacheCorrupt: the caller builds instead
-// (and saves). Nothing of a file is used unless its header and the
-// checksum of its whole body are right.
+// errors.Is(err, fs.ErrNotExist); of another key or format, ErrCacheStale;
+// truncated, damaged or not a cache file, ErrCacheCorrupt (a section out of
+// place, *indexfile.SectionError): the caller builds instead (and saves).
+// Nothing of a file is used unless its header, the checksum of its whole
+// body and its section table are right.
 //
 // The file is mapped read-only and the cases' packed entries and the
 // numeric arrays are used in place; the mapping lives as long as the
@@ -455,112 +335,65 @@ func openCache(path string, key [32]byte, cfg Config, docs []Document, setup fun
 	if err := cfg.Validate(); err != nil {
 		return nil, err
 	}
-	if !littleEndian {
-		return nil, errBigEndian
-	}
-	data, err := mapFile(path)
+	f, err := indexfile.Open(path, key)
 	if err != nil {
 		return nil, err
 	}
-	secs, err := checkCache(data, key)
+	ix, err := openFile(f, cfg, docs, setup)
 	if err != nil {
-		unmap(data)
+		f.Close()
 		return nil, err
 	}
+	return ix, nil
+}
+
+// openFile restores an index set up by setup from a checked file.
+func openFile(f *indexfile.File, cfg Config, docs []Document, setup func(ix *Index) error) (*Index, error) {
 	ix := &Index{cfg: cfg, an: tokenize.New(cfg.Analyzer)}
 	if err := setup(ix); err != nil {
-		unmap(data)
 		return nil, err
 	}
-	if err := ix.restore(secs, docs); err != nil {
-		unmap(data)
+	if err := ix.restore(f, docs); err != nil {
 		return nil, err
 	}
 	ix.finish()
 	return ix, nil
 }
 
-// checkCache checks the header, key and body checksum of a mapped file and
-// returns its sections.
-func checkCache(data []byte, key [32]byte) ([][]byte, error) {
-	var secs [][]byte
-	if len(data) < headerSize || string(data[:8]) != cacheMagic {
-		return secs, fmt.Errorf("%w: not a cache file", ErrCacheCorrupt)
-	}
-	head := data[:headerSize]
-	if crc32.Checksum(head[:60], castagnoli) != binary.LittleEndian.Uint32(head[60:]) {
-		return secs, fmt.Errorf("%w: bad header checksum", ErrCacheCorrupt)
-	}
-	nsec := int(binary.LittleEndian.Uint32(head[12:]))
-	if binary.LittleEndian.Uint32(head[8:]) != cacheFormat || nsec > maxSections {
-		return secs, fmt.Errorf("%w: format %d", ErrCacheStale, binary.LittleEndian.Uint32(head[8:]))
-	}
-	if string(head[16:48]) != string(key[:]) {
-		return secs, ErrCacheStale
-	}
-	blen := binary.LittleEndian.Uint64(head[48:])
-	if blen != uint64(len(data)-headerSize) {
-		return secs, fmt.Errorf("%w: %d bytes, want %d", ErrCacheCorrupt, len(data), headerSize+blen)
-	}
-	body := data[headerSize:]
-	if crc32.Checksum(body, castagnoli) != binary.LittleEndian.Uint32(head[56:]) {
-		return secs, fmt.Errorf("%w: bad checksum", ErrCacheCorrupt)
-	}
-	if len(body) < nsec*16 {
-		return secs, fmt.Errorf("%w: no section table", ErrCacheCorrupt)
-	}
-	secs = make([][]byte, nsec)
-	for i := range secs {
-		off := binary.LittleEndian.Uint64(body[i*16:])
-		n := binary.LittleEndian.Uint64(body[i*16+8:])
-		if off == 0 && n == 0 {
-			continue // a nil slice
-		}
-		if off%8 != 0 || off < headerSize || off > uint64(len(data)) || n > uint64(len(data))-off {
-			return secs, fmt.Errorf("%w: section %d out of bounds", ErrCacheCorrupt, i)
-		}
-		secs[i] = data[off : off+n : off+n]
-	}
-	return secs, nil
-}
+// corrupt is a cache file whose values do not fit together.
+func corrupt(what string) error { return fmt.Errorf("%w: %s", ErrCacheCorrupt, what) }
 
 // restore sets the index's analyzed documents, vocabulary and weighted
-// arrays from the sections of a checked file, checking that they fit
-// together and with the documents. Of docs it keeps those the file says
-// were not their case's NewDocument when built (the key says docs are what
-// was built); the others are made again from their case when needed.
-func (ix *Index) restore(secs [][]byte, docs []Document) error {
-	d := &cacheDec{secs: secs}
-	packed := take[byte](d)
-	var ends []int
+// arrays from a checked file, checking that they fit together and with the
+// documents. Of docs it keeps those the file says were not their case's
+// NewDocument when built (the key says docs are what was built); the
+// others are made again from their case when needed.
+func (ix *Index) restore(f *indexfile.File, docs []Document) error {
+	n := f.Dim(indexfile.Cases)
 	if ix.docs == nil { // opened without documents: the file says how many
-		ends = take[int](d)
-		if d.err == nil && len(ends) == 0 {
-			d.err = fmt.Errorf("%w: no case starts", ErrCacheCorrupt)
-		}
-		ix.docs = make([]analyzed, max(len(ends)-1, 0))
-		ix.cases = make([]*caselib.Case, len(ix.docs))
-	} else {
-		ends = takeLen[int](d, len(ix.docs)+1, "case starts")
+		ix.docs = make([]analyzed, n)
+		ix.cases = make([]*caselib.Case, n)
+	} else if len(ix.docs) != n {
+		return corrupt(fmt.Sprintf("%d cases, want %d", n, len(ix.docs)))
 	}
-	n := len(ix.docs)
-	counts := takeLen[int32](d, n, "case entries")
-	lengths := takeLen[int32](d, n*textViews, "case lengths")
-	own := take[int32](d)
-	voc := restoreVocabulary(d)
-	if d.err != nil {
-		return d.err
+	packed := indexfile.Get[byte](f, indexfile.Packed)
+	ends := indexfile.Get[int](f, indexfile.CaseEnds)
+	counts := indexfile.Get[int32](f, indexfile.CaseEntries)
+	lengths := indexfile.Get[int32](f, indexfile.CaseLengths)
+	own := indexfile.Get[int32](f, indexfile.OwnDocs)
+	voc, err := restoreVocabulary(f)
+	if err != nil {
+		return err
 	}
-	bad := func(what string) error { return fmt.Errorf("%w: %s", ErrCacheCorrupt, what) }
 	if ends[0] != 0 || ends[n] != len(packed) {
-		return bad("case entries")
+		return corrupt("case entries")
 	}
 	nterms := uint32(len(voc.terms))
 	var broken atomic.Bool
 	par.For(n, 1024, func(_, from, to int) { // decoding every entry to check it: on all cores
 		for i := from; i < to; i++ {
 			lo, hi := ends[i], ends[i+1]
-			if lo > hi || hi > len(packed) || !validPacked(packed[lo:hi], int(counts[i]), nterms) {
+			if lo < 0 || lo > hi || hi > len(packed) || !validPacked(packed[lo:hi], int(counts[i]), nterms) {
 				broken.Store(true)
 				return
 			}
@@ -570,7 +403,7 @@ func (ix *Index) restore(secs [][]byte, docs []Document) error {
 		}
 	})
 	if broken.Load() {
-		return bad("case entries")
+		return corrupt("case entries")
 	}
 	if len(own) > 0 && docs == nil {
 		// Kept documents are a caller's own (not made from the cases):
@@ -579,90 +412,86 @@ func (ix *Index) restore(secs [][]byte, docs []Document) error {
 	}
 	for j, i := range own {
 		if i < 0 || int(i) >= n || j > 0 && i <= own[j-1] {
-			return bad("documents kept")
+			return corrupt("documents kept")
 		}
 		ix.keepDocument(int(i), docs[i])
 	}
 	ix.voc = voc
-	if err := ix.restoreWeighted(d); err != nil {
+	if err := ix.restoreWeighted(f); err != nil {
 		return err
 	}
-	if err := ix.restoreCaseFields(d); err != nil {
-		return err
+	return ix.restoreCaseFields(f)
+}
+
+// restoreWeighted is putWeighted backwards. The sizes are checked by the
+// file's reader (indexfile.IndexSections), and the bounds the arrays give
+// each other here, so that no later read goes out of bounds; the values
+// are trusted because the body's checksum is right and the key says which
+// documents and Config they were computed from.
+func (ix *Index) restoreWeighted(f *indexfile.File) error {
+	views := indexfile.Get[float64](f, indexfile.ViewWeights)
+	ix.canon = indexfile.Get[uint32](f, indexfile.CanonOfRaw)
+	ix.craw = indexfile.Get[uint32](f, indexfile.CanonRaw)
+	ix.df = indexfile.Get[int32](f, indexfile.DocFreq)
+	ix.idf = indexfile.Get[float32](f, indexfile.IDF)
+	ix.vstart = indexfile.Get[int](f, indexfile.VecStarts)
+	ix.vkey = indexfile.Get[uint32](f, indexfile.VecKeys)
+	ix.pstart = indexfile.Get[int](f, indexfile.PostStarts)
+	ix.pdoc = indexfile.Get[uint32](f, indexfile.PostCases)
+	ix.bstart = indexfile.Get[uint32](f, indexfile.BlockStarts)
+	n, nkeys, total := len(ix.docs), len(ix.craw)*NumViews, len(ix.vkey)
+	for c, r := range ix.craw { // the two maps of the canonical vocabulary are each other's inverse
+		if int(r) >= len(ix.canon) || ix.canon[r] != uint32(c)+1 {
+			return corrupt("canonical ids")
+		}
 	}
-	if len(d.secs) != 0 {
-		return bad("sections left over")
+	if ix.vstart[0] != 0 || ix.vstart[n] != total || ix.pstart[0] != 0 || ix.pstart[nkeys] != total {
+		return corrupt("vector or posting bounds")
+	}
+	ix.mw, ix.rw = &weights{}, &weights{}
+	ix.rel = &profile{w: ix.rw}
+	ix.exp = ix.rel
+	if f.Has(indexfile.ExpNorms) {
+		ix.exp = &profile{w: &weights{text: ix.rw, tags: ix.mw}}
+	}
+	for _, s := range weightSections(ix) {
+		s.w.vval = indexfile.Get[float32](f, s.vval)
+		s.w.pval = indexfile.Get[float32](f, s.pval)
+		s.w.vnorm = indexfile.Get[float32](f, s.vnorm)
+		s.w.pmax = indexfile.Get[float32](f, s.pmax)
+		if s.bmax != 0 {
+			s.w.bmax = indexfile.Get[float32](f, s.bmax)
+		}
+	}
+	for i, s := range profileSections(ix) {
+		if s.norms != 0 {
+			s.p.w.vnorm = indexfile.Get[float32](f, s.norms)
+		}
+		s.p.scale = indexfile.Get[float32](f, s.scale)
+		s.p.pmax = indexfile.Get[float32](f, s.pmax)
+		s.p.unorm = indexfile.Get[float32](f, s.unorm)
+		copy(s.p.views[:], views[(i+1)*NumViews:(i+2)*NumViews])
+		s.p.setUmax()
+	}
+	copy(ix.pasteViews[:], views[:NumViews])
+	if nblocks := int(ix.bstart[nkeys]); len(ix.mw.bmax) != nblocks {
+		return corrupt("block maxima")
 	}
 	return nil
 }
 
-// restoreWeighted is putWeighted backwards. The sizes are checked against
-// each other, so that no later read goes out of bounds; the values are
-// trusted because the body's checksum is right and the key says which
-// documents and Config they were computed from.
-func (ix *Index) restoreWeighted(d *cacheDec) error {
-	misc := takeLen[float64](d, 3*NumViews+1, "view weights")
-	ix.canon = takeLen[uint32](d, len(ix.voc.terms), "canonical ids")
-	ix.craw = take[uint32](d)
-	nterms, n := len(ix.craw), len(ix.docs)
-	ix.df = takeLen[int32](d, nterms, "document frequencies")
-	ix.idf = takeLen[float32](d, nterms, "idf")
-	ix.vstart = takeLen[int](d, n+1, "vector starts")
-	ix.vkey = take[uint32](d)
-	nkeys, total := nterms*NumViews, len(ix.vkey)
-	ix.pstart = takeLen[int](d, nkeys+1, "posting starts")
-	ix.pdoc = takeLen[uint32](d, total, "postings")
-	ix.bstart = takeLen[uint32](d, nkeys+1, "block starts")
-	if d.err != nil {
-		return d.err
-	}
-	if ix.vstart[0] != 0 || ix.vstart[n] != total || ix.pstart[0] != 0 || ix.pstart[nkeys] != total {
-		return fmt.Errorf("%w: vector or posting bounds", ErrCacheCorrupt)
-	}
-	ownExp := misc[3*NumViews] != 0
-	nblocks := int(ix.bstart[nkeys])
-	takeWeights := func() *weights {
-		return &weights{
-			vval:  takeLen[float32](d, total, "vector weights"),
-			pval:  takeLen[float32](d, total, "posting weights"),
-			vnorm: takeLen[float32](d, n, "norms"),
-			pmax:  takeLen[float32](d, nkeys, "largest weights"),
-			bmax:  take[float32](d),
-		}
-	}
-	ix.mw, ix.rw = takeWeights(), takeWeights()
-	takeProfile := func(views []float64, w *weights) *profile {
-		p := &profile{w: w, scale: takeLen[float32](d, n, "scales"), pmax: takeLen[float32](d, nkeys, "largest scaled"),
-			unorm: takeLen[float32](d, n, "profile norms")}
-		copy(p.views[:], views)
-		p.setUmax()
-		return p
-	}
-	copy(ix.pasteViews[:], misc[:NumViews])
-	ix.rel = takeProfile(misc[NumViews:2*NumViews], ix.rw)
-	ix.exp = ix.rel
-	if ownExp {
-		w := &weights{vnorm: takeLen[float32](d, n, "norms"), text: ix.rw, tags: ix.mw}
-		ix.exp = takeProfile(misc[2*NumViews:3*NumViews], w)
-	}
-	if d.err == nil && len(ix.mw.bmax) != nblocks {
-		d.err = fmt.Errorf("%w: block maxima", ErrCacheCorrupt)
-	}
-	return d.err
-}
-
 // restoreVocabulary decodes the vocabulary's strings (one copy of each
 // blob, so no string points into the mapping) and rebuilds its map.
-func restoreVocabulary(d *cacheDec) *vocabulary {
-	terms := unpackStrings(d, take[byte](d), take[uint32](d))
-	surface := unpackStrings(d, take[byte](d), take[uint32](d))
-	first := takeLen[int32](d, len(terms), "first cases")
-	if d.err == nil && len(surface) != len(terms) {
-		d.err = fmt.Errorf("%w: vocabulary", ErrCacheCorrupt)
+func restoreVocabulary(f *indexfile.File) (*vocabulary, error) {
+	terms, err := unpackStrings(indexfile.Get[byte](f, indexfile.TermBlob), indexfile.Get[uint32](f, indexfile.TermEnds))
+	if err != nil {
+		return nil, err
 	}
-	if d.err != nil {
-		return nil
+	surface, err := unpackStrings(indexfile.Get[byte](f, indexfile.SurfaceBlob), indexfile.Get[uint32](f, indexfile.SurfaceEnds))
+	if err != nil {
+		return nil, err
 	}
+	first := indexfile.Get[int32](f, indexfile.FirstCase)
 	voc := &vocabulary{ids: make(map[string]uint32, len(terms)), terms: terms, surface: surface,
 		firstDoc: make([]int, len(terms)), clone: true}
 	for i, t := range terms {
@@ -670,25 +499,21 @@ func restoreVocabulary(d *cacheDec) *vocabulary {
 		voc.firstDoc[i] = int(first[i])
 	}
 	if len(voc.ids) != len(terms) {
-		d.err = fmt.Errorf("%w: vocabulary repeats a term", ErrCacheCorrupt)
+		return nil, corrupt("vocabulary repeats a term")
 	}
-	return voc
+	return voc, nil
 }
 
-func unpackStrings(d *cacheDec, blob []byte, ends []uint32) []string {
-	if d.err != nil {
-		return nil
-	}
+func unpackStrings(blob []byte, ends []uint32) ([]string, error) {
 	all := string(blob)
 	out := make([]string, len(ends))
 	var at uint32
 	for i, e := range ends {
 		if e < at || int(e) > len(all) {
-			d.err = fmt.Errorf("%w: strings", ErrCacheCorrupt)
-			return nil
+			return nil, corrupt("strings")
 		}
 		out[i] = all[at:e]
 		at = e
 	}
-	return out
+	return out, nil
 }

@@ -14,6 +14,7 @@ import (
 	"unsafe"
 
 	"github.com/caselink/caselink/similarity/caselib"
+	"github.com/caselink/caselink/similarity/indexfile"
 )
 
 // cacheDocs returns a library large enough to have shared terms, tags and
@@ -112,6 +113,7 @@ func sameAnswers(t *testing.T, a, b *Index) {
 }
 
 func TestCacheRoundTrip(t *testing.T) {
+	t.Parallel()
 	docs := cacheDocs(t)
 	for name, cfg := range map[string]Config{
 		"default": DefaultConfig(),
@@ -145,6 +147,7 @@ func TestCacheRoundTrip(t *testing.T) {
 // A file that is not exactly what SaveCache wrote under the key asked for
 // is refused, so the caller rebuilds.
 func TestCacheRefusesBadFiles(t *testing.T) {
+	t.Parallel()
 	docs := cacheDocs(t)
 	cfg := DefaultConfig()
 	_, _, path := saveAndOpen(t, docs, cfg)
@@ -163,13 +166,13 @@ func TestCacheRefusesBadFiles(t *testing.T) {
 			t.Errorf("%s: OpenCache gives %v, want %v", name, err, want)
 		}
 	}
-	for _, at := range []int{0, 9, 20, 50, 57, headerSize + 3, len(good) / 3, len(good) / 2, len(good) - 1} {
+	for _, at := range []int{0, 9, 20, 50, 57, indexfile.HeaderSize + 3, len(good) / 3, len(good) / 2, len(good) - 1} {
 		bad := append([]byte(nil), good...)
 		bad[at] ^= 0x10
 		// The key too is under the header's checksum: corrupt, not stale.
 		try(fmt.Sprintf("byte %d flipped", at), bad, ErrCacheCorrupt)
 	}
-	for _, n := range []int{0, 10, headerSize, headerSize + 100, len(good) / 2, len(good) - 1} {
+	for _, n := range []int{0, 10, indexfile.HeaderSize, indexfile.HeaderSize + 100, len(good) / 2, len(good) - 1} {
 		try(fmt.Sprintf("cut to %d bytes", n), good[:n], ErrCacheCorrupt)
 	}
 	try("a byte added", append(append([]byte(nil), good...), 0), ErrCacheCorrupt)
@@ -205,6 +208,7 @@ func TestCacheRefusesBadFiles(t *testing.T) {
 // Two processes saving the same cache at once leave one whole file (and
 // no temporary ones), which opens to the same index.
 func TestCacheConcurrentSaves(t *testing.T) {
+	t.Parallel()
 	docs := cacheDocs(t)
 	cfg := DefaultConfig()
 	built, err := Build(docs, cfg)
@@ -304,6 +308,7 @@ func TestCacheKeyParts(t *testing.T) {
 // explanations in the case's own words), relate and dupes, reading through
 // load only the cases asked for.
 func TestCacheLazyRoundTrip(t *testing.T) {
+	t.Parallel()
 	cases := seedCopies(t, 3, func(v *caselib.Case, r int) {
 		v.Org = fmt.Sprintf("Org %d", r)
 		v.Date = fmt.Sprintf("202%d-0%d-1%d", r, r, r)
@@ -387,8 +392,8 @@ func TestCacheLazyRoundTrip(t *testing.T) {
 			t.Fatalf("dupes %s: built %v, opened %v", built.ID(i), ra, rb)
 		}
 	}
-	if lazy.CaseErr() != nil {
-		t.Fatal(lazy.CaseErr())
+	if lazy.HoldsCases() || !built.HoldsCases() {
+		t.Error("HoldsCases: the lazy index says it holds its cases, or the built one that it does not")
 	}
 	if err := lazy.SaveCache(filepath.Join(t.TempDir(), "x.idx"), key); err == nil {
 		t.Error("an index opened without its cases was saved")
@@ -398,9 +403,12 @@ func TestCacheLazyRoundTrip(t *testing.T) {
 	}
 }
 
-// A case that cannot be read, or reads as another, is reported by CaseErr
-// (the caller then builds afresh), and Case still returns its id.
+// A case that cannot be read, or reads as another, is an error of
+// ReadCase and ReadCases (the caller then builds afresh), tried again at
+// the next call; Case, which has no error to return, panics with it; Cases
+// says the index holds no cases rather than read them all.
 func TestCacheLazyReportsUnreadCases(t *testing.T) {
+	t.Parallel()
 	cases := seedCopies(t, 2, nil)
 	docs := Documents(cases)
 	cfg := DefaultConfig()
@@ -413,6 +421,11 @@ func TestCacheLazyReportsUnreadCases(t *testing.T) {
 	if _, err := OpenCacheLazy(ownPath, CacheKey(own, cfg, "test"), cfg, nil); !errors.Is(err, ErrCacheStale) {
 		t.Errorf("documents of their own, opened lazily: %v", err)
 	}
+	panics := func(f func()) (v any) {
+		defer func() { v = recover() }()
+		f()
+		return nil
+	}
 	for name, load := range map[string]func(int) (*caselib.Case, error){
 		"error":     func(int) (*caselib.Case, error) { return nil, caselib.ErrChanged },
 		"other id":  func(i int) (*caselib.Case, error) { return docs[(i+1)%len(docs)].Case, nil },
@@ -422,11 +435,28 @@ func TestCacheLazyReportsUnreadCases(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if c := ix.Case(2); c.ID != docs[2].Case.ID {
-			t.Errorf("%s: Case(2) is %q", name, c.ID)
+		c, err := ix.ReadCase(2)
+		var ce *CaseError
+		if name == "first one" {
+			if err != nil || c.ID != docs[2].Case.ID || ix.ReadCases(0, 1, 2) != nil {
+				t.Errorf("%s: ReadCase(2) = %v, %v", name, c, err)
+			}
+			if ix.Case(2) != c {
+				t.Errorf("%s: Case(2) is not the case read", name)
+			}
+		} else {
+			if c != nil || !errors.As(err, &ce) || ce.Pos != 2 || ce.ID != docs[2].Case.ID || !errors.Is(err, caselib.ErrChanged) {
+				t.Errorf("%s: ReadCase(2) = %v, %v; want a CaseError of case 2, ErrChanged", name, c, err)
+			}
+			if err := ix.ReadCases(0, 2); err == nil {
+				t.Errorf("%s: ReadCases read a case that cannot be read", name)
+			}
+			if v, ok := panics(func() { ix.Case(2) }).(*CaseError); !ok || v.Pos != 2 {
+				t.Errorf("%s: Case(2) of a case that cannot be read panics with %v", name, v)
+			}
 		}
-		if err := ix.CaseErr(); (err != nil) != (name != "first one") || (err != nil && !errors.Is(err, caselib.ErrChanged)) {
-			t.Errorf("%s: CaseErr %v", name, err)
+		if v := panics(func() { ix.Cases() }); v != errNoCases {
+			t.Errorf("%s: Cases of a lazy index panics with %v, want errNoCases", name, v)
 		}
 	}
 	// A damaged file is refused as OpenCache refuses it.
@@ -449,6 +479,7 @@ func TestCacheLazyReportsUnreadCases(t *testing.T) {
 // without making the library's documents (CasesSum, OpenCacheCases) keys
 // and opens the same index as the documents do.
 func TestCacheOfCases(t *testing.T) {
+	t.Parallel()
 	cases := seedCopies(t, 1100, nil) // more than one hashing part of 4,096
 	docs := Documents(cases)
 	if CasesSum(cases) != DocsSum(docs) {

@@ -11,6 +11,7 @@ import (
 // no panic (makeslice), no overflow of k plus the search's margin (which
 // returned nothing), no allocation for hits that cannot exist.
 func TestHugeKIsClamped(t *testing.T) {
+	t.Parallel()
 	ix := seedIndex(t, DefaultConfig())
 	n := ix.Len()
 	paste := "loki distributor pods OOMKilled right after the deploy"

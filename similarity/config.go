@@ -119,7 +119,7 @@ type Config struct {
 	// typo, and reading it as a library word adds a word the paste did not
 	// say. Off by default: with the analyzer's on-call steps it changes no
 	// real paste, and it keeps a misspelling that is itself a word
-	// uncorrected (eval/README.md, "On-call pastes").
+	// uncorrected (eval/notes/oncall-pastes.md).
 	TypoWords bool
 
 	// Group: Second stage of match.

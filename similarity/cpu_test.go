@@ -40,8 +40,7 @@ func TestCPUTimes(t *testing.T) {
 		t.Skip("CASELINK_CPU_TIMES not set")
 	}
 	ix := indexOfFile(t, path)
-	defer func(n int) { parallelMin = n }(parallelMin)
-	parallelMin = 1 << 30
+	ix.opts.parallelMin = 1 << 30
 	runtime.LockOSThread()
 	defer runtime.UnlockOSThread()
 	var docs []int

@@ -91,17 +91,38 @@
 // of each view and the tags, with the case they stand for. [NewDocument]
 // makes a case's document, [Documents] a library's, and [BuildCases] does
 // both steps. [Index.Reindex] indexes a changed library, tokenizing only the
-// documents that changed. [Index.SaveCache] and [OpenCache] keep an index in
-// a file (cachefile.go: flat arrays, checksummed, mmapped and used in
-// place), keyed by [CacheKey] of the documents and the Config, so that a
-// process opening the same library again neither tokenizes nor weighs it;
-// where that file lives is the caller's policy (cmd/caselink/cache.go).
-// [OpenCacheLazy] opens such a file without the documents: the file keeps
-// the ids, organisations, dates and domains that matching and filtering
-// read, and a case is asked of the caller only when [Index.Case] needs it
-// (a printed hit); [CacheKeyOf] gives the key from a [DocsSum] recorded
-// earlier, so the library need not be read to know it. The
-// Examples show Build, Match, Related and Duplicates on the seed cases.
+// documents that changed. [Index.SaveCache] keeps an index in a file
+// (package indexfile gives its byte layout: flat arrays, checksummed, mmapped
+// and used in place), keyed by [CacheKey] of the documents and the Config, so
+// that a process opening the same library again neither tokenizes nor weighs
+// it; where that file lives is the caller's policy (cmd/caselink/cache.go).
+// The Examples show Build, Match, Related and Duplicates on the seed cases.
+//
+// # Opening an index
+//
+// An index comes to be in one of three ways, which answer alike, byte for
+// byte, and differ in what they hold of the cases:
+//
+//   - built: [Build], [BuildCases] (and [Index.Reindex]) analyze and weigh
+//     the documents. The index holds its cases.
+//   - opened with its cases: [OpenCache] (with the documents) and
+//     [OpenCacheCases] (with the cases, whose documents it makes only when
+//     needed) map a file [Index.SaveCache] wrote under the key of those
+//     documents. The index holds its cases and can do all a built one can,
+//     saving again included.
+//   - opened without its cases: [OpenCacheLazy] maps the file with a
+//     function that reads case i when asked, and a key from a [DocsSum]
+//     recorded earlier ([CacheKeyOf]), so the library is not read at all.
+//     The file keeps what matching and filtering read of the cases (ids,
+//     organisations, dates, domain tags, day numbers); [Index.ReadCase] and
+//     [Index.ReadCases] read a case and return its error ([*CaseError]: its
+//     file changed since). Such an index does not hold its cases
+//     ([Index.HoldsCases] is false): [Index.Cases] panics rather than read
+//     them all, [Index.Case] panics on a case that cannot be read (read the
+//     cases to print with ReadCases first), dupes' same-event evidence
+//     reads every case, it is not saved again, and Reindex builds afresh.
+//     It is for a command that prints a few hits of an unchanged library
+//     (caselink match).
 //
 // [Index] keeps the vectors of all cases in contiguous arrays and an inverted
 // index from (term, view) to postings. Top-k is exact, and pruning never
@@ -112,7 +133,7 @@
 // vectors of norm at most 1, so Cauchy–Schwarz on the terms left (their
 // norm, the case's own norm) bounds them too, which decides most cases when
 // the bar is high, as in the second stage of match or in relate, where each
-// search starts from a bar seeded by the pairs already found (seeds.go). A
+// search starts from a bar from the pairs already found (pairbars.go). A
 // paste is searched by block-max MaxScore instead (blockmax.go): postings keep the largest weight of each block of 64, and
 // in each window of cases only the terms whose bounds there can still lift
 // a case to the k-th best are read in full, so the long postings of common

@@ -11,6 +11,7 @@ import (
 // field's Korean when it has no English, never the Korean twin of an
 // English text.
 func TestNewDocumentKorean(t *testing.T) {
+	t.Parallel()
 	c := &caselib.Case{
 		ID:           "K-1",
 		Title:        caselib.Text{EN: "Certificate expired", KO: "인증서 만료"},

@@ -10,6 +10,7 @@ import (
 )
 
 func TestDayNumber(t *testing.T) {
+	t.Parallel()
 	base, _ := dayNumber("2024-01-10")
 	for _, tc := range []struct {
 		in   string
@@ -69,6 +70,7 @@ func twins(t *testing.T, cfg Config) *Index {
 // write-up three years older: the date prior discounts the older one, and
 // leaves pairs with an undated case alone.
 func TestDupeScoreDatePrior(t *testing.T) {
+	t.Parallel()
 	ix := twins(t, DefaultConfig())
 	at := func(id string) int { d, _ := ix.Lookup(id); return d }
 	base := at("BASE")
@@ -114,6 +116,7 @@ func TestDupeScoreDatePrior(t *testing.T) {
 // DupesOf must equal a brute-force ranking of every other case by DupeScore:
 // the date prior is applied inside the pruned search, bounds included.
 func TestDupesOfIsExact(t *testing.T) {
+	t.Parallel()
 	cases := synthLibrary(400, 11)
 	r := rand.New(rand.NewPCG(5, 5))
 	for i, c := range cases {

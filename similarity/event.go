@@ -67,12 +67,6 @@ const eventMaxOrgShare = 0.5
 // of the cases still tells records apart (its share weakens it anyway).
 const eventMinWeak = 100
 
-// maxUndatedPairs bounds the pairs an organisation's undated cases make
-// with all its cases (an undated case's block is its whole organisation):
-// past it, undated cases get no organisation evidence, so that a large
-// undated library does not cost a search over every pair.
-var maxUndatedPairs = 4 << 20 // a variable for the tests
-
 // orgKeys returns the keys an organisation is known by, lowercased: its
 // first word ("google" for "Google Cloud"), its words run together
 // ("digitalocean" for "Digital Ocean"), and for a name of three words or
@@ -114,7 +108,7 @@ type events struct {
 	// at least eventMinWeak cases) has: they are no evidence (a library of
 	// one organisation). undatedOK
 	// marks the keys whose undated cases may be paired with all of the
-	// key's cases within maxUndatedPairs.
+	// key's cases within searchOptions.maxUndatedPairs.
 	weak, undatedOK []bool
 
 	// Each case's cited sources (url and sources[].url, normalized) as ids,
@@ -158,7 +152,7 @@ func (ix *Index) buildEvents() {
 	ix.eventSources(ev)
 	for k, c := range ev.count {
 		ev.weak = append(ev.weak, float64(c) > eventMaxOrgShare*float64(n) && c >= eventMinWeak)
-		ev.undatedOK = append(ev.undatedOK, len(ev.undate[k])*int(c) <= maxUndatedPairs)
+		ev.undatedOK = append(ev.undatedOK, len(ev.undate[k])*int(c) <= ix.opts.undatedPairs()) // an undated case's block is its whole organisation
 	}
 	for _, d := range ev.dated {
 		slices.SortStableFunc(d, func(a, b int32) int { return int(ix.day[a]) - int(ix.day[b]) })
@@ -578,7 +572,7 @@ func (ix *Index) evidence(a, b int, explain bool) EventEvidence {
 }
 
 // Weights of the same-event score (see eventScore), chosen on the
-// same-event records of incidents-judged (eval/README.md, "dupes").
+// same-event records of incidents-judged (eval/README.md, "How the evidence is weighed").
 const (
 	eventOrgPower  = 0.5  // an organisation key's strength is 1 − share^eventOrgPower
 	eventOrgWeight = 0.25 // the weight of the organisation's share of the library against its share of the pair's days
@@ -612,7 +606,7 @@ const (
 	// inside anything ("We are investigating reports of degraded
 	// performance") shares too little of it to score high, whatever share
 	// of it the other record contains. Chosen on incidents-judged's
-	// same-event records (2, 4, 8 tried; eval/README.md).
+	// same-event records (2, 4, 8 tried; eval/README.md, "How the evidence is weighed").
 	eventSpecific = 2.0
 	// eventRepeat is what is left of the text part of the dupes score for
 	// two records of one organisation dated on different days: same

@@ -11,6 +11,7 @@ import (
 )
 
 func TestOrgKeys(t *testing.T) {
+	t.Parallel()
 	share := func(a, b string) bool {
 		for _, k := range orgKeys(a) {
 			if slices.Contains(orgKeys(b), k) {
@@ -46,6 +47,7 @@ func TestOrgKeys(t *testing.T) {
 }
 
 func TestNormalizeURL(t *testing.T) {
+	t.Parallel()
 	for in, want := range map[string]string{
 		"https://www.githubstatus.com/incidents/vts24q167tc8": "githubstatus.com/incidents/vts24q167tc8",
 		"http://WWW.GitHubStatus.com/incidents/vts24q167tc8/": "githubstatus.com/incidents/vts24q167tc8",
@@ -112,6 +114,7 @@ func bruteDupes(ix *Index, d, k int, minScore float64) []Hit {
 // DupesOf and Duplicates must equal brute force with the same-event
 // evidence in play: it is added outside the pruned text search.
 func TestDupesWithEventsAreExact(t *testing.T) {
+	t.Parallel()
 	ix, err := BuildCases(eventLibrary(500, 3), DefaultConfig())
 	if err != nil {
 		t.Fatal(err)
@@ -168,6 +171,7 @@ func TestDupesWithEventsAreExact(t *testing.T) {
 // post-mortem it is part of, is a probable duplicate though their cosine is
 // low; the same notice a year later, or from another organisation, is not.
 func TestEventEvidenceFindsTheNotice(t *testing.T) {
+	t.Parallel()
 	mk := func(id, org, date, title, summary string) *caselib.Case {
 		c := &caselib.Case{ID: id, Org: org, Date: date}
 		c.Title.EN, c.Summary.EN = title, summary
@@ -217,6 +221,7 @@ func TestEventEvidenceFindsTheNotice(t *testing.T) {
 // evidence, and an organisation whose undated cases would pair with too
 // many cases gives them none: dupes is then the text score alone there.
 func TestEventEvidenceLimits(t *testing.T) {
+	t.Parallel()
 	cases := eventLibrary(300, 9)
 	for _, c := range cases {
 		c.Org, c.URL, c.Sources = "Apache Hadoop", "", nil
@@ -231,8 +236,6 @@ func TestEventEvidenceLimits(t *testing.T) {
 		}
 	}
 
-	defer func(n int) { maxUndatedPairs = n }(maxUndatedPairs)
-	maxUndatedPairs = 10
 	cases = eventLibrary(300, 9)
 	for i, c := range cases {
 		c.Org, c.URL, c.Sources = []string{"Joyent", "Fastly", "Slack", "Reddit"}[i%4], "", nil
@@ -243,6 +246,7 @@ func TestEventEvidenceLimits(t *testing.T) {
 	if ix, err = BuildCases(cases, DefaultConfig()); err != nil {
 		t.Fatal(err)
 	}
+	ix.opts.maxUndatedPairs = 10 // before the evidence is first built
 	for a := range ix.Len() {
 		for b := range ix.Len() {
 			e := ix.EventEvidence(a, b)
@@ -268,6 +272,7 @@ func TestEventEvidenceLimits(t *testing.T) {
 // its name, stubs and the same notice on another day. Acme writes every
 // notice from one template; only words of one incident are evidence.
 func TestEventEvidenceDiscountsTheTemplate(t *testing.T) {
+	t.Parallel()
 	mk := func(id, date, title, summary string) *caselib.Case {
 		c := &caselib.Case{ID: id, Org: "Acme Cloud", Date: date}
 		c.Title.EN, c.Summary.EN = title, summary

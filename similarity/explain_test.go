@@ -11,6 +11,7 @@ import (
 // Why leaves out filler words and class terms (a hex fragment of a pod
 // name), which still count in the score.
 func TestWhyLeavesOutFiller(t *testing.T) {
+	t.Parallel()
 	ix := seedIndex(t, DefaultConfig())
 	paste := "loki distributor pods OOMKilled right after the deploy, only the new pods take write traffic, " +
 		"one app did not get any: loki-distributor-7d9f8c6b5-x2k4p 3fa85f64"
@@ -35,6 +36,7 @@ func TestWhyLeavesOutFiller(t *testing.T) {
 // Top keeps the largest parts and sums the rest, so the parts still add up
 // to the score; the JSON has lowercase keys and views by name.
 func TestExplanationTopAndJSON(t *testing.T) {
+	t.Parallel()
 	ix := seedIndex(t, DefaultConfig())
 	a, _ := ix.Lookup("IL-0191")
 	b, _ := ix.Lookup("IL-0371")
@@ -80,6 +82,7 @@ func TestExplanationTopAndJSON(t *testing.T) {
 // explanation, and the best hit is explained by the paste alone (never "like
 // itself").
 func TestMatchSplit(t *testing.T) {
+	t.Parallel()
 	ix := seedIndex(t, DefaultConfig())
 	res := ix.Match(Query{Text: "loki distributor pods OOMKilled after the rollout, write path stalled", K: 4})
 	if len(res.Hits) < 2 || len(res.Expanded) == 0 {

@@ -8,6 +8,7 @@ import (
 )
 
 func TestFilterValidate(t *testing.T) {
+	t.Parallel()
 	for _, tc := range []struct {
 		f    Filter
 		want string // "" for valid
@@ -35,6 +36,7 @@ func TestFilterValidate(t *testing.T) {
 // A date bound keeps a case only when the whole period of its date lies
 // within the bounds, whatever the precision of either.
 func TestFilterKeepDates(t *testing.T) {
+	t.Parallel()
 	for _, tc := range []struct {
 		date         string
 		since, until string

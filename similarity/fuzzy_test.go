@@ -53,6 +53,7 @@ func testLexicon(set map[string]bool) (*lexicon, []string) {
 // word of the lexicon: the letter-set and length filters and the early exit
 // lose nothing.
 func TestLexiconNearestIsExhaustive(t *testing.T) {
+	t.Parallel()
 	r := rand.New(rand.NewPCG(7, 7))
 	word := func(n int) string {
 		b := make([]byte, n)
@@ -110,6 +111,7 @@ func typoLibrary() []*caselib.Case {
 }
 
 func TestTyposAreForgiven(t *testing.T) {
+	t.Parallel()
 	ix, err := BuildCases(typoLibrary(), DefaultConfig())
 	if err != nil {
 		t.Fatal(err)
@@ -142,6 +144,7 @@ func TestTyposAreForgiven(t *testing.T) {
 // Numbers, ids, class terms and short words are never read as another word,
 // nor is a word the library has.
 func TestTyposLeaveIDsNumbersAndKnownWords(t *testing.T) {
+	t.Parallel()
 	ix, err := BuildCases(typoLibrary(), DefaultConfig())
 	if err != nil {
 		t.Fatal(err)
@@ -202,6 +205,7 @@ func TestTyposLeaveEnglishWords(t *testing.T) {
 // differs, and they are the same from a fresh index and after a reload that
 // removed the case that first spelt a word.
 func TestReasonsInTheCasesWords(t *testing.T) {
+	t.Parallel()
 	lib := typoLibrary()
 	ix, err := BuildCases(lib, DefaultConfig())
 	if err != nil {

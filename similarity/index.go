@@ -12,7 +12,9 @@ import (
 
 // Index holds the vectors of a library's cases and an inverted index over
 // them. An Index is immutable once built and safe for concurrent use;
-// [Index.Reindex] returns a new Index and leaves the old one serving.
+// [Index.Reindex] returns a new Index and leaves the old one serving. It is
+// built, opened from a cache file with its cases, or opened without them:
+// the package documentation's "Opening an index" says what each can do.
 type Index struct {
 	cfg        Config
 	pasteViews [NumViews]float64 // cfg.Query, normalized: a paste's weight per view
@@ -78,6 +80,8 @@ type Index struct {
 	evOnce sync.Once
 
 	scorers sync.Pool // *scorer, sized for this index
+	// opts are the switches tests turn (the zero value in use).
+	opts searchOptions
 
 	fuzzy fuzzyState // the words typos are corrected to, built on first use
 }
@@ -230,20 +234,24 @@ func (ix *Index) Config() Config { return ix.cfg }
 func (ix *Index) Analyzer() *tokenize.Analyzer { return ix.an }
 
 // Case returns the case at position i (0 ≤ i < Len()), in library order.
-// An index opened by [OpenCacheLazy] reads it on first use (see
-// [Index.CaseErr]).
+// It cannot fail on an index that holds its cases ([Index.HoldsCases]); an
+// index opened by [OpenCacheLazy] reads the case on first use, and one that
+// cannot be read panics with its [*CaseError]: its caller reads the cases
+// it will use with [Index.ReadCases] first, where the error is returned.
 func (ix *Index) Case(i int) *caselib.Case {
 	if ix.lazy != nil {
-		return ix.lazy.get(ix, i)
+		return ix.lazy.mustGet(ix, i)
 	}
 	return ix.cases[i]
 }
 
 // Cases returns all cases in library order. The slice must not be
-// modified. An index opened by [OpenCacheLazy] reads them all.
+// modified. An index opened by [OpenCacheLazy] holds no cases and cannot
+// give them all: Cases panics there, rather than read the whole library
+// behind its caller's back ([Index.HoldsCases] tells beforehand).
 func (ix *Index) Cases() []*caselib.Case {
 	if ix.lazy != nil {
-		return ix.lazy.all(ix)
+		panic(errNoCases)
 	}
 	return ix.cases
 }

@@ -8,12 +8,13 @@ import (
 	"unsafe"
 
 	"github.com/caselink/caselink/similarity/caselib"
+	"github.com/caselink/caselink/similarity/indexfile"
 )
 
 // lazy.go opens an index from its cache file without the library: what
 // matching and filtering need of the cases (ids, organisations, dates,
 // domain tags, day numbers) is kept in the file, and a case itself is read
-// only when asked for (Index.Case) — for match, the hits it prints.
+// only when asked for (Index.ReadCase) — for match, the hits it prints.
 
 // lazyCases is what an index opened by OpenCacheLazy keeps of its cases,
 // and the cases read so far.
@@ -24,8 +25,7 @@ type lazyCases struct {
 	domStart  []uint32 // case i has dom's tags domStart[i]:domStart[i+1]
 
 	mu   sync.Mutex
-	got  map[int]*caselib.Case
-	err  error // the first case that could not be read
+	got  map[int]*caselib.Case // the cases read so far (never one that failed)
 	once sync.Once
 }
 
@@ -48,27 +48,18 @@ func (t strTable) at(i int) string {
 	return unsafe.String(&t.blob[lo], int(t.ends[i]-lo))
 }
 
-// takeStrings takes a strTable of n strings (n < 0: any number) and checks
-// its bounds.
-func takeStrings(d *cacheDec, n int, what string) strTable {
-	t := strTable{blob: take[byte](d)}
-	if n < 0 {
-		t.ends = take[uint32](d)
-	} else {
-		t.ends = takeLen[uint32](d, n, what)
-	}
-	if d.err != nil {
-		return t
-	}
+// stringsOf returns the strTable of a blob section and its ends section
+// (whose count the file's reader has checked), checking its bounds.
+func stringsOf(f *indexfile.File, blob, ends indexfile.ID, what string) (strTable, error) {
+	t := strTable{blob: indexfile.Get[byte](f, blob), ends: indexfile.Get[uint32](f, ends)}
 	at := uint32(0)
 	for _, e := range t.ends {
 		if e < at || int(e) > len(t.blob) {
-			d.err = fmt.Errorf("%w: %s", ErrCacheCorrupt, what)
-			return t
+			return t, corrupt(what)
 		}
 		at = e
 	}
-	return t
+	return t, nil
 }
 
 // OpenCacheLazy opens the cache file at path, written by SaveCache under
@@ -76,11 +67,11 @@ func takeStrings(d *cacheDec, n int, what string) strTable {
 // (CacheKeyOf tells), and load(i) must return the case at position i, as
 // loaded when the file was saved. The index answers as the one saved did,
 // byte for byte, provided it was built from the unaltered [Documents] of
-// its cases; cases are read through load only when [Index.Case] asks for
-// them, once each. A case that cannot be read (load fails, or returns
-// another id) is reported by [Index.CaseErr]; Case then returns a case
-// holding only the fields the file keeps. Errors are those of OpenCache.
-// Reindex of such an index builds afresh; Dupes reads every case.
+// its cases. It holds no cases (see "Opening an index" in the package
+// documentation for what it cannot do): a case is read through load when
+// [Index.ReadCase] or [Index.ReadCases] asks for it, once each; one that
+// cannot be read (load fails, or returns another id) is a [*CaseError].
+// Errors of the open are those of OpenCache.
 func OpenCacheLazy(path string, key [32]byte, cfg Config, load func(i int) (*caselib.Case, error)) (*Index, error) {
 	return openCache(path, key, cfg, nil, func(ix *Index) error {
 		ix.lazy = &lazyCases{load: load, got: map[int]*caselib.Case{}}
@@ -88,46 +79,82 @@ func OpenCacheLazy(path string, key [32]byte, cfg Config, load func(i int) (*cas
 	})
 }
 
-// CaseErr returns the first error reading a case of an index opened by
-// OpenCacheLazy (nil when every case asked for was read, and for any other
-// index). A caller that printed nothing yet builds the index afresh.
-func (ix *Index) CaseErr() error {
-	if ix.lazy == nil {
-		return nil
-	}
-	ix.lazy.mu.Lock()
-	defer ix.lazy.mu.Unlock()
-	return ix.lazy.err
+// CaseError is a case an index opened by OpenCacheLazy could not read
+// again: its file changed since the index was saved, or cannot be read. A
+// caller that printed nothing yet opens the index with its cases instead.
+type CaseError struct {
+	Pos int    // the case's position in the library
+	ID  string // its id, as the index has it
+	Err error  // why: errors.Is(err, caselib.ErrChanged) for a changed file
 }
 
+// Error names the case and why it cannot be read.
+func (e *CaseError) Error() string {
+	return fmt.Sprintf("case %s (position %d) cannot be read again: %v", e.ID, e.Pos, e.Err)
+}
+
+// Unwrap returns why the case could not be read.
+func (e *CaseError) Unwrap() error { return e.Err }
+
+// ReadCase returns the case at position i (0 ≤ i < Len()), in library
+// order, or why it cannot be read: only an index opened by OpenCacheLazy
+// reads its cases, and so only it can fail (a [*CaseError]). A case read
+// is kept; one that failed is tried again at the next call.
+func (ix *Index) ReadCase(i int) (*caselib.Case, error) {
+	if ix.lazy == nil {
+		return ix.cases[i], nil
+	}
+	return ix.lazy.get(ix, i)
+}
+
+// ReadCases reads the cases at the positions given, and returns the first
+// that cannot be read: a caller of an index opened by OpenCacheLazy reads
+// the cases it will print or explain (a match's hits) with it first, so
+// that [Index.Case] and the explanations that read them cannot fail.
+func (ix *Index) ReadCases(pos ...int) error {
+	for _, i := range pos {
+		if _, err := ix.ReadCase(i); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// HoldsCases reports whether the index holds its cases (built, or opened
+// by OpenCache or OpenCacheCases): false for one opened by OpenCacheLazy,
+// which reads them on demand and cannot give them all ([Index.Cases]).
+func (ix *Index) HoldsCases() bool { return ix.lazy == nil }
+
+// errNoCases is what Cases says of an index that does not hold them.
+var errNoCases = errors.New("similarity: Cases of an index opened by OpenCacheLazy, which holds no cases: read them with ReadCase, or open the index with OpenCacheCases")
+
 // get returns case i, reading it the first time.
-func (l *lazyCases) get(ix *Index, i int) *caselib.Case {
+func (l *lazyCases) get(ix *Index, i int) (*caselib.Case, error) {
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	if c := l.got[i]; c != nil {
-		return c
+		return c, nil
 	}
 	c, err := l.load(i)
 	if err == nil && c.ID != ix.ids[i] {
 		err = fmt.Errorf("%s: case %q where the index has %q: %w", c.Loc, c.ID, ix.ids[i], caselib.ErrChanged)
 	}
 	if err != nil {
-		if l.err == nil {
-			l.err = err
-		}
-		c = &caselib.Case{ID: ix.ids[i], Org: l.org.at(i), Date: l.date.at(i), Domain: l.domains(i)}
+		return nil, &CaseError{Pos: i, ID: ix.ids[i], Err: err}
 	}
 	l.got[i] = c
-	return c
+	return c, nil
 }
 
-// all returns every case, reading those not read yet.
-func (l *lazyCases) all(ix *Index) []*caselib.Case {
-	out := make([]*caselib.Case, len(ix.ids))
-	for i := range out {
-		out[i] = l.get(ix, i)
+// mustGet is get for what has no way to return an error (Index.Case, the
+// same-event evidence of dupes): a case that cannot be read panics with
+// its *CaseError, which a caller avoids by reading first (ReadCases).
+func (l *lazyCases) mustGet(ix *Index, i int) *caselib.Case {
+	c, err := l.get(ix, i)
+	if err != nil {
+		panic(err)
 	}
-	return out
+	return c
 }
 
 // domains returns the domain tags of case i.
@@ -144,13 +171,18 @@ func (l *lazyCases) domains(i int) []string {
 }
 
 // fillCases gives an index opened without its cases its cases and
-// documents, for what reads them all (the same-event evidence of dupes).
+// documents, for what reads them all (the same-event evidence of dupes);
+// a case that cannot be read panics (see mustGet).
 func (ix *Index) fillCases() {
 	if ix.lazy == nil {
 		return
 	}
 	ix.lazy.once.Do(func() {
-		ix.cases = ix.lazy.all(ix)
+		cases := make([]*caselib.Case, len(ix.ids))
+		for i := range cases {
+			cases[i] = ix.lazy.mustGet(ix, i)
+		}
+		ix.cases = cases
 	})
 }
 
@@ -174,7 +206,7 @@ var errLazySave = errors.New("an index opened without its cases is not saved aga
 
 // putCaseFields adds what an index opened without its cases keeps of them:
 // ids, organisations, dates, domain tags and day numbers.
-func (ix *Index) putCaseFields(e *cacheEnc) error {
+func (ix *Index) putCaseFields(w *indexfile.Writer) error {
 	if ix.lazy != nil {
 		return errLazySave
 	}
@@ -190,39 +222,56 @@ func (ix *Index) putCaseFields(e *cacheEnc) error {
 		}
 		domStart = append(domStart, uint32(len(doms)))
 	}
-	for _, ss := range [][]string{ids, orgs, dates, doms} {
-		blob, ends, err := packStrings(ss)
+	for _, t := range []struct {
+		ss         []string
+		blob, ends indexfile.ID
+	}{
+		{ids, indexfile.IDBlob, indexfile.IDEnds},
+		{orgs, indexfile.OrgBlob, indexfile.OrgEnds},
+		{dates, indexfile.DateBlob, indexfile.DateEnds},
+		{doms, indexfile.DomainBlob, indexfile.DomainEnds},
+	} {
+		blob, ends, err := packStrings(t.ss)
 		if err != nil {
 			return err
 		}
-		put(e, blob)
-		put(e, ends)
+		indexfile.Put(w, t.blob, blob)
+		indexfile.Put(w, t.ends, ends)
 	}
-	put(e, domStart)
-	put(e, ix.day)
+	indexfile.Put(w, indexfile.DomainStarts, domStart)
+	indexfile.Put(w, indexfile.Days, ix.day)
 	return nil
 }
 
 // restoreCaseFields is putCaseFields backwards. An index opened with its
-// documents has them already and only checks the sections' sizes; one
+// documents has them already and only checks the sections' bounds; one
 // opened without keeps them.
-func (ix *Index) restoreCaseFields(d *cacheDec) error {
+func (ix *Index) restoreCaseFields(f *indexfile.File) error {
 	n := len(ix.docs)
-	ids := takeStrings(d, n, "ids")
-	org := takeStrings(d, n, "organisations")
-	date := takeStrings(d, n, "dates")
-	dom := takeStrings(d, -1, "domains")
-	domStart := takeLen[uint32](d, n+1, "domain starts")
-	day := takeLen[int32](d, n, "day numbers")
-	if d.err != nil {
-		return d.err
+	var tables [4]strTable
+	for i, t := range []struct {
+		blob, ends indexfile.ID
+		what       string
+	}{
+		{indexfile.IDBlob, indexfile.IDEnds, "ids"},
+		{indexfile.OrgBlob, indexfile.OrgEnds, "organisations"},
+		{indexfile.DateBlob, indexfile.DateEnds, "dates"},
+		{indexfile.DomainBlob, indexfile.DomainEnds, "domains"},
+	} {
+		var err error
+		if tables[i], err = stringsOf(f, t.blob, t.ends, t.what); err != nil {
+			return err
+		}
 	}
+	ids, org, date, dom := tables[0], tables[1], tables[2], tables[3]
+	domStart := indexfile.Get[uint32](f, indexfile.DomainStarts)
+	day := indexfile.Get[int32](f, indexfile.Days)
 	if domStart[0] != 0 || int(domStart[n]) != len(dom.ends) {
-		return fmt.Errorf("%w: domain starts", ErrCacheCorrupt)
+		return corrupt("domain starts")
 	}
 	for i := range n {
 		if domStart[i] > domStart[i+1] {
-			return fmt.Errorf("%w: domain starts", ErrCacheCorrupt)
+			return corrupt("domain starts")
 		}
 	}
 	if ix.lazy == nil {
@@ -234,7 +283,7 @@ func (ix *Index) restoreCaseFields(d *cacheDec) error {
 	ix.ids = make([]string, n)
 	for i := range n {
 		if ix.ids[i] = ids.at(i); ix.ids[i] == "" {
-			return fmt.Errorf("%w: ids", ErrCacheCorrupt)
+			return corrupt("ids")
 		}
 	}
 	return nil

@@ -327,10 +327,6 @@ func (c Config) expandWeight(first []Hit, sims []float64) float64 {
 	return e * min(1, max(0, sure))
 }
 
-// expandBound turns on neighbourBar (tests turn it off to check that it
-// changes no result).
-var expandBound = true
-
 // neighbourBar returns the least similarity to the best hit that a case
 // outside the first pass needs to reach the top k after the second stage,
 // given the final scores of the first-pass hits in scored: its own
@@ -338,7 +334,7 @@ var expandBound = true
 // best hit at most 1. Searching for neighbours above it returns the same
 // top k as searching for all of them, with far less pruning work.
 func (ix *Index) neighbourBar(res *Result, scored, first []Hit, k, pool int) float64 {
-	if !expandBound || len(scored) < k {
+	if ix.opts.noNeighbourBar || len(scored) < k {
 		return 0
 	}
 	finals := make([]float64, len(scored))

@@ -10,6 +10,7 @@ import (
 // own normalization gives (what earlier versions stored), for every case
 // entry and every posting, so that no score moves.
 func TestSharedWeightsAreExact(t *testing.T) {
+	t.Parallel()
 	for name, cfg := range map[string]Config{
 		"default": DefaultConfig(),
 		"no lift": func() Config { c := DefaultConfig(); c.TagLift = false; return c }(),
@@ -71,6 +72,7 @@ func entryOf(ix *Index, doc, k uint32) int {
 // and counts, and a cache file's bytes that are not exactly n packed
 // entries are refused before anything reads them.
 func TestPackedEntries(t *testing.T) {
+	t.Parallel()
 	for _, tc := range []struct {
 		name string
 		ents []entry
@@ -135,6 +137,7 @@ func TestPackedEntries(t *testing.T) {
 // tells unchanged documents from changed ones, and explanations quote the
 // text that was indexed.
 func TestOwnDocuments(t *testing.T) {
+	t.Parallel()
 	cases := synthLibrary(300, 5)
 	docs := Documents(cases)
 	docs[7].Text[Symptoms] = []string{"zzyzx quorum lost"} // an experiment's document

@@ -45,6 +45,7 @@ func nearDuplicates(lib []*caselib.Case, seed uint64) []*caselib.Case {
 // there the bounds of the norms decide most cases (the cut, the candidates,
 // reading the terms left for the candidates only).
 func TestNeighbourSearchIsExact(t *testing.T) {
+	t.Parallel()
 	ix, err := BuildCases(nearDuplicates(synthLibrary(900, 5), 5), DefaultConfig())
 	if err != nil {
 		t.Fatal(err)
@@ -81,16 +82,15 @@ func TestNeighbourSearchIsExact(t *testing.T) {
 // case's text scores that case and its near duplicate far above the rest,
 // so that the norm bound of the non-essential terms decides most cases.
 func TestBlockMaxNearDuplicates(t *testing.T) {
+	t.Parallel()
 	ix, err := BuildCases(nearDuplicates(synthLibrary(900, 8), 8), DefaultConfig())
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer func(w, pm int) { windowSize, parallelMin = w, pm }(windowSize, parallelMin)
 	r := rand.New(rand.NewPCG(8, 8))
 	for _, ws := range []int{64, 1024} {
-		windowSize = ws
 		for i := range 80 {
-			parallelMin = []int{20000, 100}[i%2]
+			ix.opts = searchOptions{windowSize: ws, parallelMin: []int{20000, 100}[i%2]}
 			c := ix.Case(r.IntN(ix.Len()))
 			p := ix.analyzePaste(c.Title.EN + " " + c.Summary.EN)
 			k := []int{1, 2, 5, 17}[i%4]

@@ -90,6 +90,7 @@ func bruteMatch(ix *Index, p paste, k int) []Hit {
 // Pruning must never change a result: every case's top k equals a brute-force
 // scan of the whole library, for several k and score floors.
 func TestPruningIsExact(t *testing.T) {
+	t.Parallel()
 	ix, err := BuildCases(synthLibrary(600, 7), DefaultConfig())
 	if err != nil {
 		t.Fatal(err)
@@ -131,11 +132,10 @@ func TestPruningIsExact(t *testing.T) {
 	// Pastes too: the first pass of match against a brute-force scan, both
 	// in one piece and split over ranges of cases as on a large library.
 	r := rand.New(rand.NewPCG(3, 3))
-	defer func(v int) { parallelMin = v }(parallelMin)
 	for i := range 100 {
-		parallelMin = 20000
+		ix.opts.parallelMin = 20000
 		if i%2 == 1 {
-			parallelMin = 100
+			ix.opts.parallelMin = 100
 		}
 		text := ix.Case(r.IntN(ix.Len())).Summary.EN
 		p := ix.analyzePaste(text)
@@ -183,6 +183,7 @@ func indexOfFile(t testing.TB, path string) *Index {
 // corpus is made with ../shared/bench/scale_corpus.py and named by
 // CASELINK_CORPUS_100K (any large library works); the test skips without it.
 func TestRelateExactAtScale(t *testing.T) {
+	t.Parallel()
 	path := os.Getenv("CASELINK_CORPUS_100K")
 	if path == "" {
 		t.Skip("set CASELINK_CORPUS_100K to a large library to run")
@@ -211,19 +212,19 @@ func TestRelateExactAtScale(t *testing.T) {
 // similarity they would need to reach the top k: the answer must be the
 // same as when it searches them all.
 func TestNeighbourBarChangesNothing(t *testing.T) {
+	t.Parallel()
 	ix, err := BuildCases(synthLibrary(800, 5), DefaultConfig())
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer func() { expandBound = true }()
 	r := rand.New(rand.NewPCG(4, 4))
 	for i := range 150 {
 		c := ix.Case(r.IntN(ix.Len()))
 		text := c.Title.EN + " " + strings.Join(c.Domain, " ") + " " + strings.Join(c.Symptoms, " ")
 		k := []int{1, 3, 10}[i%3]
-		expandBound = true
+		ix.opts.noNeighbourBar = false
 		with := ix.Match(Query{Text: text, K: k})
-		expandBound = false
+		ix.opts.noNeighbourBar = true
 		without := ix.Match(Query{Text: text, K: k})
 		if fmt.Sprint(with.Hits) != fmt.Sprint(without.Hits) {
 			t.Fatalf("k=%d %q:\nwith the bar    %v\nwithout the bar %v", k, text, with.Hits, without.Hits)
@@ -237,16 +238,15 @@ func TestNeighbourBarChangesNothing(t *testing.T) {
 // and whole matches must come out the same, ids and scores, as by the
 // term-at-a-time traversal.
 func TestBlockMaxIsExact(t *testing.T) {
+	t.Parallel()
 	ix, err := BuildCases(synthLibrary(1500, 11), DefaultConfig())
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer func(w, pm int, u func(*search) bool) { windowSize, parallelMin, useBlocks = w, pm, u }(windowSize, parallelMin, useBlocks)
 	r := rand.New(rand.NewPCG(5, 5))
 	for _, ws := range []int{64, 320, 1024} {
-		windowSize = ws
 		for i := range 60 {
-			parallelMin = []int{20000, 100}[i%2]
+			ix.opts = searchOptions{windowSize: ws, parallelMin: []int{20000, 100}[i%2]}
 			c := ix.Case(r.IntN(ix.Len()))
 			text := c.Title.EN
 			if i%3 == 0 {
@@ -257,7 +257,7 @@ func TestBlockMaxIsExact(t *testing.T) {
 			minScore := []float64{0, 0, 0.05}[i%3]
 			odd := func(d int) bool { return d%2 == 1 }
 			accept := []func(int) bool{nil, odd}[i/2%2]
-			useBlocks = func(s *search) bool { return s.prof == nil }
+			ix.opts.blocks = func(s *search) bool { return s.prof == nil }
 			got := ix.search(&search{q: p.q, k: k, minScore: minScore, accept: accept})
 			var want []Hit
 			for d := range ix.Len() {
@@ -274,7 +274,7 @@ func TestBlockMaxIsExact(t *testing.T) {
 				t.Fatalf("window %d, paste %d: block-max %v, brute force %v", ws, i, hitIDs(got), hitIDs(want))
 			}
 			with := ix.Match(Query{Text: text, K: 10})
-			useBlocks = func(*search) bool { return false }
+			ix.opts.blocks = func(*search) bool { return false }
 			without := ix.Match(Query{Text: text, K: 10})
 			if fmt.Sprint(with.Hits) != fmt.Sprint(without.Hits) {
 				t.Fatalf("window %d, paste %d:\nblock-max  %v\nterm-at-a-time %v", ws, i, with.Hits, without.Hits)

@@ -11,6 +11,7 @@ import (
 // documents in the same order (idf, pivots and every vector are recomputed),
 // and it tokenizes only the documents that changed.
 func TestReindexEqualsBuild(t *testing.T) {
+	t.Parallel()
 	lib := synthLibrary(300, 11)
 	ix, err := BuildCases(lib[:250], DefaultConfig())
 	if err != nil {
@@ -83,6 +84,7 @@ func TestReindexEqualsBuild(t *testing.T) {
 // Reindexing over and over with new text does not let the vocabulary grow
 // without bound: unused terms are dropped by a fresh build now and then.
 func TestReindexDropsStaleTerms(t *testing.T) {
+	t.Parallel()
 	ix, err := BuildCases(synthLibrary(20, 1), DefaultConfig())
 	if err != nil {
 		t.Fatal(err)

@@ -17,8 +17,7 @@ func TestMatchReusesScratch(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer func(n int) { parallelMin = n }(parallelMin)
-	parallelMin = 1 << 30 // one scorer, not one per part
+	ix.opts.parallelMin = 1 << 30 // one scorer, not one per part
 	c := ix.Case(ix.Len() / 2)
 	q := Query{Text: strings.TrimSpace(c.Title.EN + "\n" + c.Summary.EN), K: 10}
 	res := ix.Match(q)

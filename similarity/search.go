@@ -34,9 +34,9 @@ type scorer struct {
 	cum   []float64
 	wacc  []float32
 	wbits []uint64
-	// seedBar's cases and their scores.
-	seeds      []uint32
-	seedScores []float64
+	// probeBar's cases and their scores.
+	probes      []uint32
+	probeScores []float64
 }
 
 // cand is a case still in the running after the first phase of a search.
@@ -79,7 +79,7 @@ type search struct {
 	from, to int
 	// bar, when above minScore, is a lower bound of the k-th best score
 	// known before the search starts: relate's, from pairs already scored
-	// (see seeds.go), or a paste's (see seedBar). The search starts with it
+	// (see pairbars.go), or a paste's (see probeBar). The search starts with it
 	// as its bar; it changes no answer.
 	bar float64
 }
@@ -120,11 +120,11 @@ func (ix *Index) run(sc *scorer, s *search) []Hit {
 	// The scorer's buffers are handed to the pass whichever traversal runs, so
 	// that release gives them back: a block-max run (a paste) used to leave
 	// them nil, and the next case-to-case search of the scorer regrew them
-	// from nothing, and the garbage collector collected them (eval/README.md).
+	// from nothing, and the garbage collector collected them (eval/notes/second-stage-and-relate-speed.md).
 	p := pass{ix: ix, sc: sc, wt: ix.weightsFor(s.prof), tail: sc.tail[:0], touched: sc.touched[:0],
 		cands: sc.cands[:0], top: topHeap{k: s.k + extraHits}}
 	p.orderTerms(s)
-	if useBlocks(s) {
+	if ix.opts.useBlocks(s) {
 		p.runBlocks(s)
 		hits := p.top.h
 		p.release()
@@ -587,19 +587,15 @@ func (ix *Index) rescore(s *search, hits []Hit) []Hit {
 	return hits
 }
 
-// parallelMin is the library size from which one search is split over the
-// cores by ranges of cases: below it, starting goroutines costs more than it
-// saves. (A variable so that tests can exercise the split on small data.)
-var parallelMin = 20000
-
 // search runs s, split over all cores by ranges of cases when the library is
-// large, and merges the answers; the result is the same either way.
+// large (searchOptions.parallelMin), and merges the answers; the result is
+// the same either way.
 func (ix *Index) search(s *search) []Hit {
 	n := len(ix.cases)
-	parts := min(runtime.GOMAXPROCS(0), n/(parallelMin/2))
+	parts := min(runtime.GOMAXPROCS(0), n/(ix.opts.splitMin()/2))
 	sc := ix.getScorer()
-	if useSeeds && s.prof == nil {
-		s.bar = max(s.bar, ix.seedBar(sc, s))
+	if !ix.opts.noProbeBar && s.prof == nil {
+		s.bar = max(s.bar, ix.probeBar(sc, s))
 	}
 	if parts <= 1 {
 		defer ix.putScorer(sc)
@@ -609,18 +605,14 @@ func (ix *Index) search(s *search) []Hit {
 	return ix.searchParts(*s, parts)
 }
 
-// useSeeds turns seedBar on (tests turn it off to check that it changes no
-// result).
-var useSeeds = true
-
-// seedBar returns a lower bound of the k-th best score of the paste search
+// probeBar returns a lower bound of the k-th best score of the paste search
 // s (0 when it finds none): the k-th best exact score of a few cases likely
 // to score high, those of the block with the largest block maximum in the
 // postings of each of the query's heaviest terms. A traversal that starts
 // from it prunes from its first window on, instead of only once its own top
 // k has filled and risen; and each part of a split search starts from the
 // bar of the whole library instead of its own.
-func (ix *Index) seedBar(sc *scorer, s *search) float64 {
+func (ix *Index) probeBar(sc *scorer, s *search) float64 {
 	const terms = 2
 	var heavy [terms]qterm
 	ub := func(t qterm) float64 { return float64(t.w) * float64(ix.mw.pmax[t.key]) }
@@ -633,7 +625,7 @@ func (ix *Index) seedBar(sc *scorer, s *search) float64 {
 			}
 		}
 	}
-	seeds := sc.seeds[:0]
+	probes := sc.probes[:0]
 	for _, t := range heavy {
 		if t.w == 0 {
 			continue
@@ -646,18 +638,18 @@ func (ix *Index) seedBar(sc *scorer, s *search) float64 {
 				b = i
 			}
 		}
-		seeds = append(seeds, ix.pdoc[lo+b*blockSize:min(hi, lo+(b+1)*blockSize)]...)
+		probes = append(probes, ix.pdoc[lo+b*blockSize:min(hi, lo+(b+1)*blockSize)]...)
 	}
-	slices.Sort(seeds)
-	seeds = slices.Compact(seeds)
+	slices.Sort(probes)
+	probes = slices.Compact(probes)
 	if len(sc.dense) < len(ix.pstart)-1 {
 		sc.dense = make([]float32, len(ix.pstart)-1)
 	}
 	for _, t := range s.q {
 		sc.dense[t.key] = t.w
 	}
-	scores := sc.seedScores[:0]
-	for _, d := range seeds {
+	scores := sc.probeScores[:0]
+	for _, d := range probes {
 		if s.accept == nil || s.accept(int(d)) {
 			scores = append(scores, ix.dotDense(sc.dense, int(d), ix.mw))
 		}
@@ -665,7 +657,7 @@ func (ix *Index) seedBar(sc *scorer, s *search) float64 {
 	for _, t := range s.q {
 		sc.dense[t.key] = 0
 	}
-	sc.seeds, sc.seedScores = seeds, scores
+	sc.probes, sc.probeScores = probes, scores
 	if len(scores) < s.k {
 		return 0
 	}

@@ -30,6 +30,7 @@ func seedIndex(t testing.TB, cfg Config) *Index {
 // rollout): with four cases idf cannot discount such words, and the tags
 // must carry the mechanism (Config.TextPrior).
 func TestSeedsNearestCase(t *testing.T) {
+	t.Parallel()
 	ix := seedIndex(t, DefaultConfig())
 	want := map[string]string{"IL-0191": "IL-0371", "IL-0371": "IL-0191", "IL-0100": "IL-0194", "IL-0194": "IL-0100"}
 	for id, nearest := range want {
@@ -52,6 +53,7 @@ func hitIDs(h []Hit) []string {
 // Properties every case-to-case score has: self-similarity 1 (plain cosine),
 // symmetry, scores in [0, 1], explanations that add up.
 func TestCaseScoreProperties(t *testing.T) {
+	t.Parallel()
 	for _, pivot := range []float64{0, 0.3} {
 		cfg := DefaultConfig()
 		cfg.Pivot = pivot
@@ -89,6 +91,7 @@ func TestCaseScoreProperties(t *testing.T) {
 }
 
 func TestMatchExplanationSums(t *testing.T) {
+	t.Parallel()
 	ix := seedIndex(t, DefaultConfig())
 	res := ix.Match(Query{Text: "distributor pods OOMKilled, only the new pods get write traffic after the rollout; label selector on the Service", K: 4})
 	if len(res.Hits) == 0 {
@@ -134,6 +137,7 @@ func TestAllRelatedDeterministicAcrossCores(t *testing.T) {
 // with the paste last and in the order they were given (the candidate list
 // is itself a ranking), and never a case outside the list.
 func TestRerankKeepsEveryCandidate(t *testing.T) {
+	t.Parallel()
 	mk := func(id, title string) *caselib.Case {
 		c := &caselib.Case{ID: id}
 		c.Title.EN = title

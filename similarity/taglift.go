@@ -38,7 +38,7 @@ const (
 	// evidence is discounted more than in proportion. Curated tags lift
 	// them 20 to 50 times and keep all their weight; a priority or a
 	// product 1 to 5 times. (Chosen on GitBugs with coarse tags and
-	// incidents-judged; see eval/README.md.)
+	// incidents-judged; see eval/notes/tag-lift.md.)
 	liftFull = 20.0
 	// liftFloor keeps a trace of weight on a tag that tells nothing, so its
 	// postings stay visible to the accumulator (as a kind weighted 0 does).

@@ -73,6 +73,7 @@ func twinsFound(t *testing.T, cfg Config, cases []*caselib.Case) float64 {
 // away from its twin, while a tag only twins share keeps its weight: the
 // lift of each tag, measured on the library, decides what it counts for.
 func TestTagLiftCoarseAndSpecific(t *testing.T) {
+	t.Parallel()
 	cfg := DefaultConfig()
 	plain := twinsFound(t, cfg, twinLibrary(false, false))
 	coarse := twinsFound(t, cfg, twinLibrary(true, false))
@@ -119,6 +120,7 @@ func TestTagLiftCoarseAndSpecific(t *testing.T) {
 // Build refuses a configuration out of range with a sentence naming the
 // field, and takes the default.
 func TestBuildValidatesConfig(t *testing.T) {
+	t.Parallel()
 	cases := twinLibrary(false, false)[:4]
 	for _, tc := range []struct {
 		edit func(*Config)

@@ -10,6 +10,7 @@ import (
 // of offering, and kthLowerBound, built on it, returns the k-th best
 // partial score.
 func TestTopHeapKeepsTheKBest(t *testing.T) {
+	t.Parallel()
 	for _, tc := range []struct {
 		name   string
 		scores []float32

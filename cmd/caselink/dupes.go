@@ -7,8 +7,8 @@ import (
 
 	"github.com/urfave/cli/v2"
 
+	"github.com/caselink/caselink/cmd/caselink/internal/api"
 	"github.com/caselink/caselink/cmd/caselink/internal/curate"
-	"github.com/caselink/caselink/cmd/caselink/internal/serve"
 	"github.com/caselink/caselink/similarity/caselib"
 	"github.com/caselink/caselink/similarity/caselib/pgstore"
 )
@@ -30,8 +30,8 @@ halved for two records of one organisation on different days: a status page's te
 another day is a repeat) with same-event evidence: the same organisation, dates days apart,
 and words of this incident both records use (a region, an error code, a product; not the
 organisation's name nor what it writes in every notice), or a source both cite. The default
-threshold is where the list was measured to be mostly the same incident: eval/README.md,
-"dupes precision".
+threshold is where the list was measured to be mostly the same incident:
+eval/notes/dupes-threshold.md.
 
 Decisions are kept in ` + caselib.DecisionsName + ` in the library's folder (or --decisions FILE),
 a TSV file meant to be committed with the library:
@@ -172,9 +172,9 @@ func (env *env) dupes(c *cli.Context) error {
 	}
 	page := curate.ListClusters(ix, decisions, q, p.update)
 	p.done()
-	out := serve.DupeClusterList{Threshold: q.Threshold, Total: page.Total, Pairs: page.Pairs, Offset: q.Offset, Clusters: []serve.DupeClusterRecords{}}
+	out := api.DupeClusterList{Threshold: q.Threshold, Total: page.Total, Pairs: page.Pairs, Offset: q.Offset, Clusters: []api.DupeClusterRecords{}}
 	for _, cl := range page.Clusters {
-		out.Clusters = append(out.Clusters, serve.NewDupeClusterRecords(ix, cl, "en"))
+		out.Clusters = append(out.Clusters, api.NewDupeClusterRecords(ix, cl, "en"))
 	}
 	if c.Bool("json") {
 		return writeJSON(env.stdout, out)
@@ -203,7 +203,7 @@ func clusterDecision(c *cli.Context, pairGiven bool) (string, caselib.Verdict, e
 // lists them all.
 const dupesShown = 5
 
-func (env *env) printDupes(l serve.DupeClusterList) error {
+func (env *env) printDupes(l api.DupeClusterList) error {
 	w := bufio.NewWriter(env.stdout)
 	if l.Total == 0 {
 		fmt.Fprintln(w, "no probable duplicates")
@@ -275,7 +275,7 @@ func (env *env) printDupes(l serve.DupeClusterList) error {
 
 // allConfirmed reports whether every pair of a cluster is a confirmed
 // duplicate.
-func allConfirmed(pairs []serve.DupePair) bool {
+func allConfirmed(pairs []api.DupePair) bool {
 	for _, p := range pairs {
 		if p.Verdict != string(caselib.Duplicate) {
 			return false

@@ -10,7 +10,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/caselink/caselink/cmd/caselink/internal/serve"
+	"github.com/caselink/caselink/cmd/caselink/internal/api"
 )
 
 func runCLI(t *testing.T, args ...string) string {
@@ -85,7 +85,7 @@ func TestHelpJSONIsReal(t *testing.T) {
 	for _, body := range regexp.MustCompile(`-d '(\{[^']*\})'`).FindAllStringSubmatch(help, -1) {
 		dec := json.NewDecoder(strings.NewReader(body[1]))
 		dec.DisallowUnknownFields()
-		var req serve.MatchRequest
+		var req api.MatchRequest
 		if err := dec.Decode(&req); err != nil || req.Text == "" {
 			t.Errorf("serve --help request %s: %v", body[1], err)
 		}

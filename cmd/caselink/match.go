@@ -3,6 +3,7 @@ package main
 import (
 	"bufio"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"math"
@@ -11,8 +12,8 @@ import (
 
 	"github.com/urfave/cli/v2"
 
+	"github.com/caselink/caselink/cmd/caselink/internal/api"
 	"github.com/caselink/caselink/cmd/caselink/internal/curate"
-	"github.com/caselink/caselink/cmd/caselink/internal/serve"
 	"github.com/caselink/caselink/similarity"
 	"github.com/caselink/caselink/similarity/par"
 )
@@ -64,8 +65,8 @@ Examples:
 	}
 }
 
-// A hit as --json prints it is the API's serve.Hit, and the answer its
-// serve.HitList: the CLI and the server share one JSON contract.
+// A hit as --json prints it is the API's api.Hit, and the answer its
+// api.HitList: the CLI and the server share one JSON contract.
 
 func (env *env) match(c *cli.Context) error {
 	if err := curate.CheckTop("--top", c.Int("top")); err != nil {
@@ -107,7 +108,10 @@ func (env *env) match(c *cli.Context) error {
 // as when it was indexed (stampfile.go); should a case that answer reads
 // turn out changed since, nothing has been printed yet, and the library is
 // read and indexed and answer runs again. Else the library is loaded and
-// indexed through the cache (buildIndex).
+// indexed through the cache (buildIndex). Each answer reads the cases it
+// prints with Index.ReadCases before explaining them, so that a case that
+// cannot be read again is an error (*similarity.CaseError) here, not a
+// panic in the explanation.
 func (env *env) withIndex(c *cli.Context, answer func(ix *similarity.Index) (print func() error, err error)) error {
 	if !c.Bool("no-cache") {
 		cfg, from, err := engineConfig(c)
@@ -124,7 +128,8 @@ func (env *env) withIndex(c *cli.Context, answer func(ix *similarity.Index) (pri
 				afterLazyOpen()
 			}
 			print, err := answer(ix)
-			if ix.CaseErr() == nil {
+			var unread *similarity.CaseError
+			if !errors.As(err, &unread) { // else a case changed since its stamp: read the library
 				fmt.Fprint(env.stderr, notes)
 				if err != nil {
 					return err
@@ -158,7 +163,10 @@ func (env *env) matchPaste(c *cli.Context, ix *similarity.Index, text string, fi
 		return nil, usageError{err}
 	}
 	q := similarity.Query{Text: text, K: c.Int("top"), MinScore: c.Float64("min-score"), Filter: filter}
-	out := serve.MatchAnswer(ix, q, "en", c.Bool("explain"), notes, curate.CLIFlags)
+	out, err := api.MatchAnswer(ix, q, "en", c.Bool("explain"), notes, curate.CLIFlags)
+	if err != nil {
+		return nil, err
+	}
 	out.Weights = env.explainedWeights(c)
 	return func() error {
 		if c.Bool("json") {
@@ -203,15 +211,22 @@ func (env *env) matchLike(c *cli.Context, ix *similarity.Index, id string, filte
 	if !filter.IsZero() {
 		k = ix.Len() // filter after ranking; Related clamps k
 	}
-	hits := []serve.Hit{}
+	var kept []similarity.Hit
 	for _, h := range ix.Related(d, k, c.Float64("min-score")) {
 		if !ix.Keeps(filter, h.Doc) {
 			continue
 		}
-		if len(hits) == top {
+		if len(kept) == top {
 			break
 		}
-		hits = append(hits, serve.NewHit(ix, len(hits), h, ix.ExplainPair(d, h.Doc), "en"))
+		kept = append(kept, h)
+	}
+	if err := ix.ReadCases(append(hitDocs(kept), d)...); err != nil {
+		return nil, err
+	}
+	hits := []api.Hit{}
+	for _, h := range kept {
+		hits = append(hits, api.NewHit(ix, len(hits), h, ix.ExplainPair(d, h.Doc), "en"))
 	}
 	if len(hits) == 0 {
 		if n := curate.EmptyFilterNote(ix, filter, curate.CLIFlags); n != "" {
@@ -220,7 +235,7 @@ func (env *env) matchLike(c *cli.Context, ix *similarity.Index, id string, filte
 	}
 	return func() error {
 		if c.Bool("json") {
-			return writeJSON(env.stdout, serve.HitList{Hits: hits, Weights: env.explainedWeights(c), Filters: notes})
+			return writeJSON(env.stdout, api.HitList{Hits: hits, Weights: env.explainedWeights(c), Filters: notes})
 		}
 		for _, n := range notes {
 			fmt.Fprintf(env.stdout, "%s\n\n", n)
@@ -271,7 +286,7 @@ func (env *env) pasteText(c *cli.Context) (string, error) {
 	return string(b), nil
 }
 
-func (env *env) printHits(hits []serve.Hit, long bool) error {
+func (env *env) printHits(hits []api.Hit, long bool) error {
 	w := bufio.NewWriter(env.stdout)
 	if len(hits) == 0 {
 		fmt.Fprintln(w, "no similar cases")
@@ -331,7 +346,7 @@ type batchQuery struct {
 // answer to it.
 type batchAnswer struct {
 	ID string `json:"id"`
-	serve.HitList
+	api.HitList
 }
 
 // matchBatch answers every query of a JSON Lines file, in order, on all cores.
@@ -368,12 +383,20 @@ func (env *env) matchBatch(c *cli.Context, ix *similarity.Index, path string, fi
 		minScore = c.Float64("min-score")
 	}
 	out := make([]batchAnswer, len(qs))
+	errs := make([]error, len(qs))
 	par.Each(len(qs), func(i int) {
 		q := qs[i]
-		out[i] = batchAnswer{ID: q.ID, HitList: serve.MatchAnswer(ix, similarity.Query{Text: q.Text, K: c.Int("top"), MinScore: minScore,
-			Candidates: q.Candidates, Filter: filter}, "en", c.Bool("explain"), notes, curate.CLIFlags)}
+		ans, err := api.MatchAnswer(ix, similarity.Query{Text: q.Text, K: c.Int("top"), MinScore: minScore,
+			Candidates: q.Candidates, Filter: filter}, "en", c.Bool("explain"), notes, curate.CLIFlags)
+		if errs[i] = err; err != nil {
+			return
+		}
+		out[i] = batchAnswer{ID: q.ID, HitList: ans}
 		out[i].Weights = env.explainedWeights(c)
 	})
+	if err := errors.Join(errs...); err != nil {
+		return nil, err
+	}
 	return func() error {
 		fmt.Fprint(env.stderr, warn.String())
 		w := bufio.NewWriter(env.stdout)
@@ -386,6 +409,15 @@ func (env *env) matchBatch(c *cli.Context, ix *similarity.Index, path string, fi
 		}
 		return w.Flush()
 	}, nil
+}
+
+// hitDocs returns the positions of the hits' cases.
+func hitDocs(hits []similarity.Hit) []int {
+	out := make([]int, len(hits))
+	for i, h := range hits {
+		out[i] = h.Doc
+	}
+	return out
 }
 
 // explainedWeights is, with --explain, where the index's weights came from

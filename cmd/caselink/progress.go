@@ -11,7 +11,7 @@ import (
 )
 
 // Progress is our own small printer rather than schollz/progressbar or
-// vbauerster/mpb (measured in eval/README.md, "Progress on a terminal"):
+// vbauerster/mpb (measured in eval/notes/progress-line.md):
 // each phase is one line, updates come from callbacks that already report
 // only now and then, and neither library did that line better. progressbar
 // writes every update when stderr is not a terminal unless throttled and adds

@@ -13,6 +13,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/caselink/caselink/cmd/caselink/internal/api"
 	"github.com/caselink/caselink/cmd/caselink/internal/serve"
 	"github.com/caselink/caselink/similarity/caselib/pgstore/pgtest"
 )
@@ -55,7 +56,7 @@ func getJSON(t *testing.T, url string, out any) {
 
 // pairsOf lists the pairs of /api/dupes at threshold 0 as "A~B".
 func pairsOf(t *testing.T, base string) []string {
-	var d serve.DupesAnswer
+	var d api.DupesAnswer
 	getJSON(t, base+"/api/dupes?threshold=0&limit=1000", &d)
 	var out []string
 	for _, p := range d.Pairs {
@@ -105,7 +106,7 @@ func TestServeReplicasOnPostgres(t *testing.T) {
 		t.Fatalf("%d of 12 first decisions through two replicas failed", n)
 	}
 	for _, base := range []string{a.URL, b.URL} {
-		var d serve.DupesAnswer
+		var d api.DupesAnswer
 		getJSON(t, base+"/api/dupes?threshold=0&limit=1000", &d)
 		confirmed := 0
 		for _, p := range d.Pairs {
@@ -135,7 +136,7 @@ func TestServeReplicasOnPostgres(t *testing.T) {
 		t.Errorf("replica b still lists %s after replica a recorded it as not a duplicate", pair)
 	}
 
-	var before serve.CaseView
+	var before api.CaseView
 	getJSON(t, b.URL+"/api/cases/IL-0191", &before)
 	runCaselink(t, "relate", "--cases", lib, "--min-score", "0.01", "--write")
 	// Both replicas serve the new links: two polls for the fingerprint
@@ -143,7 +144,7 @@ func TestServeReplicasOnPostgres(t *testing.T) {
 	for name, base := range map[string]string{"a": a.URL, "b": b.URL} {
 		deadline := time.Now().Add(20 * poll)
 		for {
-			var v serve.CaseView
+			var v api.CaseView
 			getJSON(t, base+"/api/cases/IL-0191", &v)
 			if len(v.Links) > len(before.Links) {
 				break

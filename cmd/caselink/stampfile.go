@@ -1,23 +1,17 @@
 package main
 
 import (
-	"bytes"
-	"encoding/binary"
-	"encoding/json"
-	"errors"
 	"fmt"
-	"hash/crc32"
 	"os"
-	"path/filepath"
 	"slices"
 	"strings"
 	"sync"
 	"sync/atomic"
 	"time"
-	"unsafe"
 
 	"github.com/caselink/caselink/similarity"
 	"github.com/caselink/caselink/similarity/caselib"
+	"github.com/caselink/caselink/similarity/indexfile"
 )
 
 // The library stamp: beside a library's index cache file (NAME.idx) the CLI
@@ -35,112 +29,28 @@ import (
 // key, as before the stamp), and records the stamp again, by then clearly
 // older than the file.
 
-// stampFormat is the version of the stamp file's layout.
-const stampFormat = 1
-
-const stampMagic = "CLSTAMP\n"
-
 // racyWindow is how much older than the moment of stamping a file's
 // modification and change times must be for its stamp to be trusted: more
 // than the coarsest clock of common file systems (2 s on FAT).
 var racyWindow = 2 * time.Second
 
-// libStamp is the content of a stamp file.
-type libStamp struct {
-	Salt    string   // cacheSalt of the binary that took it
-	Paths   []string // --cases as given
-	Lenient bool
-	MaxCase int64               // maxCaseBytes
-	Taken   int64               // when the stamps were taken, before the load (Unix ns)
-	Files   []caselib.FileStamp // caselib.FileStamps(Paths)
-	Sum     [32]byte            // similarity.DocsSum of the library
-	Sources []string            // the files spans name, as Load named them
-	Notes   string              // what loading printed on stderr, replayed by a run that does not load
-	spans   []caselib.Span      // each case's place, in library order
-}
+// libStamp is the content of a stamp file; its byte layout is
+// indexfile's (indexfile.Stamp, FORMAT.md).
+type libStamp indexfile.Stamp
 
 // stampPath returns the stamp file beside the index cache file idx.
 func stampPath(idx string) string { return strings.TrimSuffix(idx, ".idx") + ".lib" }
 
-// writeStamp writes st to path: JSON, then the spans as a flat array,
-// under a CRC-32C, through a temporary file renamed over path.
+// writeStamp writes st to path (atomically: caselib.WriteFile).
 func writeStamp(path string, st *libStamp) error {
-	head, err := json.Marshal(st)
-	if err != nil {
-		return err
-	}
-	var b bytes.Buffer
-	b.WriteString(stampMagic)
-	var n [16]byte
-	binary.LittleEndian.PutUint32(n[4:], stampFormat)
-	binary.LittleEndian.PutUint32(n[8:], uint32(len(head)))
-	binary.LittleEndian.PutUint32(n[12:], uint32(len(st.spans)))
-	b.Write(n[:])
-	b.Write(head)
-	b.Write(make([]byte, (8-b.Len()%8)%8))
-	if len(st.spans) > 0 {
-		b.Write(unsafe.Slice((*byte)(unsafe.Pointer(&st.spans[0])), len(st.spans)*int(unsafe.Sizeof(st.spans[0]))))
-	}
-	data := b.Bytes()
-	binary.LittleEndian.PutUint32(data[8:], crc32.Checksum(data[12:], castagnoli))
-	f, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".*.tmp")
-	if err != nil {
-		return err
-	}
-	if _, err = f.Write(data); err == nil {
-		err = f.Close()
-	} else {
-		f.Close()
-	}
-	if err == nil {
-		err = os.Rename(f.Name(), path)
-	}
-	if err != nil {
-		os.Remove(f.Name())
-	}
-	return err
+	return indexfile.WriteStamp(path, (*indexfile.Stamp)(st))
 }
-
-var castagnoli = crc32.MakeTable(crc32.Castagnoli)
-
-var errBadStamp = errors.New("not a whole stamp file")
 
 // readStamp reads a stamp file written by writeStamp; anything else is an
 // error.
 func readStamp(path string) (*libStamp, error) {
-	data, err := os.ReadFile(path)
-	if err != nil {
-		return nil, err
-	}
-	if len(data) < 24 || string(data[:8]) != stampMagic ||
-		crc32.Checksum(data[12:], castagnoli) != binary.LittleEndian.Uint32(data[8:]) ||
-		binary.LittleEndian.Uint32(data[12:]) != stampFormat {
-		return nil, errBadStamp
-	}
-	hlen, nspans := int(binary.LittleEndian.Uint32(data[16:])), int(binary.LittleEndian.Uint32(data[20:]))
-	at := 24 + hlen
-	at += (8 - at%8) % 8
-	size := int(unsafe.Sizeof(caselib.Span{}))
-	if 24+hlen > len(data) || at+nspans*size != len(data) {
-		return nil, errBadStamp
-	}
-	st := &libStamp{}
-	if err := json.Unmarshal(data[24:24+hlen], st); err != nil {
-		return nil, errBadStamp
-	}
-	if nspans > 0 {
-		raw := data[at:]
-		if uintptr(unsafe.Pointer(&raw[0]))%8 != 0 {
-			raw = slices.Clone(raw) // a fresh allocation is aligned
-		}
-		st.spans = unsafe.Slice((*caselib.Span)(unsafe.Pointer(&raw[0])), nspans)
-	}
-	for _, sp := range st.spans {
-		if int(sp.File) >= len(st.Sources) {
-			return nil, errBadStamp
-		}
-	}
-	return st, nil
+	st, err := indexfile.ReadStamp(path)
+	return (*libStamp)(st), err
 }
 
 // lazyOpens counts the indexes openLazy opened, for tests to tell which
@@ -186,10 +96,10 @@ type readerAt interface {
 
 // read returns the case at position i of the library.
 func (r *caseReader) read(i int) (*caselib.Case, error) {
-	if i < 0 || i >= len(r.st.spans) {
+	if i < 0 || i >= len(r.st.Spans) {
 		return nil, fmt.Errorf("case %d: %w", i, caselib.ErrChanged)
 	}
-	sp := r.st.spans[i]
+	sp := r.st.Spans[i]
 	name := r.st.Sources[sp.File]
 	f, err := r.open(sp.File, name)
 	if err != nil {
@@ -248,7 +158,7 @@ func openLazy(o stampOptions, cfg similarity.Config) (ix *similarity.Index, note
 	}
 	r := &caseReader{st: st}
 	ix, err = similarity.OpenCacheLazy(idx, similarity.CacheKeyOf(st.Sum, cfg, cacheSalt), cfg, r.read)
-	if err != nil || ix.Len() != len(st.spans) {
+	if err != nil || ix.Len() != len(st.Spans) {
 		return nil, "", false
 	}
 	lazyOpens.Add(1)
@@ -267,9 +177,9 @@ func recordStamp(idx string, o stampOptions, taken time.Time, before []caselib.F
 	}
 	path := stampPath(idx)
 	if old, err := readStamp(path); err == nil && old.Sum == sum && old.Notes == notes &&
-		slices.Equal(old.Sources, sources) && slices.Equal(old.spans, spans) && old.matches(o, before) {
+		slices.Equal(old.Sources, sources) && slices.Equal(old.Spans, spans) && old.matches(o, before) {
 		return nil
 	}
 	return writeStamp(path, &libStamp{Salt: cacheSalt, Paths: o.paths, Lenient: o.lenient, MaxCase: o.maxCase,
-		Taken: taken.UnixNano(), Files: before, Sum: sum, Sources: sources, Notes: notes, spans: spans})
+		Taken: taken.UnixNano(), Files: before, Sum: sum, Sources: sources, Notes: notes, Spans: spans})
 }

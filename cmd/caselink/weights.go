@@ -2,7 +2,6 @@ package main
 
 import (
 	"fmt"
-	"os"
 
 	"github.com/urfave/cli/v2"
 
@@ -45,18 +44,17 @@ func (s weightsStore) String() string {
 }
 
 // weightsAt returns where the library's weights are kept: the config file
-// named by --config or $CASELINK_CONFIG, else caselink.toml in the
-// library's folder, else for a postgres:// library the settings table
-// beside it. The user's own config file ($XDG_CONFIG_HOME) holds no
-// weights: they belong to one library.
+// config.LibraryFile names (--config, $CASELINK_CONFIG, else caselink.toml
+// in the library's folder: the same lookup as the settings'), and for a
+// postgres:// library without a named file, the settings table beside it.
+// The user's own config file ($XDG_CONFIG_HOME) holds no weights: they
+// belong to one library.
 func weightsAt(c *cli.Context) (weightsStore, error) {
-	if f := c.String("config"); f != "" {
-		return weightsStore{path: f}, nil
-	}
-	if f := os.Getenv(config.EnvConfig); f != "" {
-		return weightsStore{path: f}, nil
-	}
 	paths := c.StringSlice("cases")
+	p, how := config.LibraryFile(c.String("config"), paths)
+	if p != "" && how != config.HowFolder {
+		return weightsStore{path: p}, nil
+	}
 	if isTableLibrary(paths) {
 		if len(paths) != 1 {
 			return weightsStore{}, usagef("a postgres:// library must be the only --cases (got %d)", len(paths))
@@ -66,10 +64,6 @@ func weightsAt(c *cli.Context) (weightsStore, error) {
 			return weightsStore{}, usageError{err}
 		}
 		return weightsStore{pg: pgstore.SettingsFor(src)}, nil
-	}
-	p, err := tuned.Beside(paths, tuned.FileName)
-	if err != nil {
-		return weightsStore{}, nil
 	}
 	return weightsStore{path: p}, nil
 }

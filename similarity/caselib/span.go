@@ -3,7 +3,6 @@ package caselib
 import (
 	"errors"
 	"fmt"
-	"hash/crc32"
 	"io"
 	"strings"
 
@@ -22,10 +21,8 @@ type span struct {
 	sum  uint32
 }
 
-var castagnoli = crc32.MakeTable(crc32.Castagnoli)
-
 func spanOf(b []byte, off int64) span {
-	return span{off: off, size: uint32(min(len(b), 1<<32-1)), sum: crc32.Checksum(b, castagnoli)}
+	return span{off: off, size: uint32(min(len(b), 1<<32-1)), sum: CRC(b)}
 }
 
 // Span says where one case of a library lies, for [ReadCase]: the file
@@ -81,7 +78,7 @@ func ReadCase(r io.ReaderAt, name string, sp Span) (*Case, error) {
 		}
 		return nil, &Error{File: name, Msg: "cannot read", Err: err}
 	}
-	if crc32.Checksum(b, castagnoli) != sp.Sum {
+	if CRC(b) != sp.Sum {
 		return nil, fmt.Errorf("%s:%d: %w", name, sp.Line, ErrChanged)
 	}
 	var d caseDecoder

@@ -12,34 +12,41 @@ import (
 // process.
 var stampSeed = maphash.MakeSeed()
 
-// Stamp fingerprints the files [Load] would read for paths: each path, and
-// each case file inside a folder path (by Load's rules), by its name, size
-// and modification time, or the error reaching it. Equal stamps mean, to the
-// precision of the file system's clock, that Load would read the same files;
-// a watcher compares stamps to know when to reload. Stamps are comparable
-// only within one process. Stamp returns 0 for no paths; "-" (standard
-// input) counts as no file.
+// Stamp fingerprints the files [Load] would read for paths: a hash of their
+// [FileStamps] (name, size, modification and change times, inode, device and
+// mode of each, or the error reaching it). It is the in-memory form of the
+// one change detector the CLI keeps on disk: a watcher (caselink serve)
+// compares stamps to know when to reload, and so sees what the CLI sees,
+// such as a same-size edit whose modification time was set back (its
+// change time moved). Equal stamps mean, to the precision of the file
+// system's clock, that Load would read the same files. Stamps are
+// comparable only within one process. Stamp returns 0 for no paths; "-"
+// (standard input) counts as no file.
 func Stamp(paths []string) uint64 {
 	if len(paths) == 0 {
 		return 0
 	}
 	var h maphash.Hash
 	h.SetSeed(stampSeed)
-	var buf [16]byte
-	file := func(name string, info fs.FileInfo) {
-		h.WriteString(name)
-		h.WriteByte(0)
-		binary.LittleEndian.PutUint64(buf[:8], uint64(info.Size()))
-		binary.LittleEndian.PutUint64(buf[8:], uint64(info.ModTime().UnixNano()))
+	var buf [8]byte
+	num := func(n uint64) {
+		binary.LittleEndian.PutUint64(buf[:], n)
 		h.Write(buf[:])
 	}
-	failed := func(name string, err error) {
-		h.WriteString(name)
-		h.WriteString("\x00!")
-		h.WriteString(err.Error())
-		h.WriteByte(0)
+	str := func(s string) {
+		num(uint64(len(s)))
+		h.WriteString(s)
 	}
-	eachLibraryFile(paths, file, failed)
+	for _, f := range FileStamps(paths) {
+		str(f.Name)
+		num(uint64(f.Size))
+		num(uint64(f.MTime))
+		num(uint64(f.CTime))
+		num(f.Ino)
+		num(f.Dev)
+		num(uint64(f.Mode))
+		str(f.Err)
+	}
 	return h.Sum64()
 }
 

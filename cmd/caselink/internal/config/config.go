@@ -214,27 +214,12 @@ func (f *File) For(command string) map[string]Setting {
 	return out
 }
 
-// Find returns the config file in force: flagPath (--config) when given,
-// else $CASELINK_CONFIG, else caselink.toml in the folder of the library
-// (libraryPaths, the first one: a folder, or the folder of a file), else
-// $XDG_CONFIG_HOME/caselink/config.toml ($HOME/.config when unset). Nil
-// when there is none; a file named by --config or $CASELINK_CONFIG that
-// cannot be read is an error.
+// Find returns the config file in force: LibraryFile when it names one
+// (--config, $CASELINK_CONFIG, or a caselink.toml that exists in the
+// library's folder), else $XDG_CONFIG_HOME/caselink/config.toml
+// ($HOME/.config when unset). Nil when there is none; a file named by
+// --config or $CASELINK_CONFIG that cannot be read is an error.
 func Find(flagPath string, libraryPaths []string) (*File, error) {
-	named := func(p, how string) (*File, error) {
-		f, err := Read(p)
-		if err != nil {
-			return nil, fmt.Errorf("%s: %w", how, err)
-		}
-		f.How = how
-		return f, nil
-	}
-	if flagPath != "" {
-		return named(flagPath, "--config")
-	}
-	if p := os.Getenv(EnvConfig); p != "" {
-		return named(p, "$"+EnvConfig)
-	}
 	try := func(p, how string) (*File, error) {
 		if _, err := os.Stat(p); errors.Is(err, fs.ErrNotExist) {
 			return nil, nil
@@ -246,8 +231,17 @@ func Find(flagPath string, libraryPaths []string) (*File, error) {
 		f.How = how
 		return f, nil
 	}
-	if dir := LibraryFolder(libraryPaths); dir != "" {
-		if f, err := try(filepath.Join(dir, FileName), "the library's folder"); f != nil || err != nil {
+	p, how := LibraryFile(flagPath, libraryPaths)
+	if named := how != HowFolder; p != "" && named {
+		f, err := Read(p)
+		if err != nil {
+			return nil, fmt.Errorf("%s: %w", how, err)
+		}
+		f.How = how
+		return f, nil
+	}
+	if p != "" {
+		if f, err := try(p, how); f != nil || err != nil {
 			return f, err
 		}
 	}
@@ -255,6 +249,30 @@ func Find(flagPath string, libraryPaths []string) (*File, error) {
 		return try(p, "$XDG_CONFIG_HOME")
 	}
 	return nil, nil
+}
+
+// HowFolder is how LibraryFile says it found the caselink.toml of the
+// library's folder (the others are "--config" and "$CASELINK_CONFIG").
+const HowFolder = "the library's folder"
+
+// LibraryFile is caselink's one lookup of a library's caselink.toml, for
+// its settings (Find) and its tuned weights (cmd/caselink's weightsAt):
+// flagPath (--config) when given, else $CASELINK_CONFIG, else FileName in
+// the library's folder (LibraryFolder), whether or not it exists yet (tune
+// --write creates it). how says which ("--config", "$CASELINK_CONFIG",
+// HowFolder). It returns "" when there is none: the embedded seeds,
+// standard input, a postgres:// library or a path that cannot be reached.
+func LibraryFile(flagPath string, libraryPaths []string) (path, how string) {
+	if flagPath != "" {
+		return flagPath, "--config"
+	}
+	if p := os.Getenv(EnvConfig); p != "" {
+		return p, "$" + EnvConfig
+	}
+	if dir := LibraryFolder(libraryPaths); dir != "" {
+		return filepath.Join(dir, FileName), HowFolder
+	}
+	return "", ""
 }
 
 // LibraryFolder returns the folder of a library named by paths: the first

@@ -116,3 +116,37 @@ func TestEnvLibrary(t *testing.T) {
 		}
 	}
 }
+
+// LibraryFile, the lookup the tuned weights use, names the file Find reads
+// the settings from whenever that file is the library's (not the user's):
+// settings and weights never come from two files.
+func TestLibraryFileIsFindsFile(t *testing.T) {
+	dir := t.TempDir()
+	lib := filepath.Join(dir, "lib")
+	named := write(t, filepath.Join(dir, "named.toml"), "top = 1\n")
+	env := write(t, filepath.Join(dir, "env.toml"), "top = 2\n")
+	write(t, filepath.Join(lib, FileName), "top = 3\n")
+	t.Setenv("XDG_CONFIG_HOME", filepath.Join(dir, "none"))
+	for _, c := range []struct {
+		flag, env string
+		paths     []string
+	}{
+		{named, env, []string{lib}},
+		{"", env, []string{lib}},
+		{"", "", []string{lib}},
+		{"", "", []string{filepath.Join(lib, FileName), "other"}},
+	} {
+		t.Setenv(EnvConfig, c.env)
+		f, err := Find(c.flag, c.paths)
+		p, how := LibraryFile(c.flag, c.paths)
+		if err != nil || f == nil || f.Path != p || f.How != how {
+			t.Errorf("flag %q, env %q, paths %v: Find reads %+v (%v), LibraryFile names %s by %s", c.flag, c.env, c.paths, f, err, p, how)
+		}
+	}
+	t.Setenv(EnvConfig, "")
+	for _, paths := range [][]string{nil, {"-"}, {"postgres://h/db?table=t"}, {filepath.Join(dir, "gone")}} {
+		if p, _ := LibraryFile("", paths); p != "" {
+			t.Errorf("%v: LibraryFile names %s, want none", paths, p)
+		}
+	}
+}

@@ -34,7 +34,7 @@ func (t Thresholds) Band(s float64) string {
 }
 
 // The bands of each kind of score, set from the precision measured on the
-// judged sets: eval/README.md, "Confidence bands", gives the figures and
+// judged sets: eval/notes/confidence-bands.md gives the figures and
 // the one command that measures them again after a change to the scoring.
 // Match and case-to-case scores differ in scale (a paste's score is its
 // BM25 share, a case's a cosine), so each kind has its own.
@@ -55,7 +55,7 @@ var (
 // NothingLike is what match says instead of a list when no hit reaches the
 // possible band: on the judged pastes, the best hit of a paste whose
 // incidents were removed from the library is under it far more often than
-// when they are there (eval/README.md, "Confidence bands").
+// when they are there (eval/notes/confidence-bands.md).
 const NothingLike = "nothing like this here: a new kind of incident?"
 
 // Novel reports whether a match's scores (best first) leave nothing in the

@@ -32,8 +32,8 @@ const (
 	// prior, joined with same-event evidence) from which two cases are
 	// listed as probable duplicates, unless told otherwise. Chosen by
 	// measured precision on the incidents-judged noisy library (6,898
-	// cases; pairs judged by reading both records, eval/README.md "dupes
-	// precision"): 12 of 13 sampled pairs of ranks 101–500 (scores above
+	// cases; pairs judged by reading both records,
+	// eval/notes/dupes-threshold.md): 12 of 13 sampled pairs of ranks 101–500 (scores above
 	// about 0.86) are one incident, 9 of 15 of ranks 501–1000 (0.71–0.86):
 	// from 0.7 down the list is more often wrong than a curator's time is
 	// worth. There it lists about 1,000 pairs; on GitBugs, whose one

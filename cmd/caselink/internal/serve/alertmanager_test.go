@@ -13,6 +13,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/caselink/caselink/cmd/caselink/internal/api"
 )
 
 // needBinary returns the path of the first of names on PATH; without one
@@ -53,9 +55,9 @@ func TestAlertmanagerEndToEnd(t *testing.T) {
 	am := needBinary(t, "prometheus-alertmanager", "alertmanager")
 	amtool := needBinary(t, "amtool")
 
-	got := make(chan SlackMessage, 8)
+	got := make(chan api.SlackMessage, 8)
 	slack := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		var m SlackMessage
+		var m api.SlackMessage
 		if err := json.NewDecoder(r.Body).Decode(&m); err == nil {
 			got <- m
 		}

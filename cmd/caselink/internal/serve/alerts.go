@@ -12,50 +12,10 @@ import (
 	"strings"
 	"time"
 
+	"github.com/caselink/caselink/cmd/caselink/internal/api"
 	"github.com/caselink/caselink/cmd/caselink/internal/curate"
 	"github.com/caselink/caselink/similarity"
 )
-
-// AlertmanagerMessage is the body Alertmanager's webhook receiver posts
-// (payload version 4): a group of alerts that fire or resolve together.
-type AlertmanagerMessage struct {
-	Version           string            `json:"version"`
-	GroupKey          string            `json:"groupKey"`
-	TruncatedAlerts   int               `json:"truncatedAlerts"`
-	Status            string            `json:"status"` // "firing" or "resolved"
-	Receiver          string            `json:"receiver"`
-	GroupLabels       map[string]string `json:"groupLabels"`
-	CommonLabels      map[string]string `json:"commonLabels"`
-	CommonAnnotations map[string]string `json:"commonAnnotations"`
-	ExternalURL       string            `json:"externalURL"`
-	Alerts            []Alert           `json:"alerts"`
-}
-
-// Alert is one alert of an [AlertmanagerMessage].
-type Alert struct {
-	Status       string            `json:"status"`
-	Labels       map[string]string `json:"labels"`
-	Annotations  map[string]string `json:"annotations"`
-	StartsAt     string            `json:"startsAt"`
-	EndsAt       string            `json:"endsAt"`
-	GeneratorURL string            `json:"generatorURL"`
-	Fingerprint  string            `json:"fingerprint"`
-}
-
-// AlertHits is one alert of the answer of POST /api/alerts: its
-// fingerprint and labels, as Alertmanager sent them, and the past cases
-// most like it.
-type AlertHits struct {
-	Fingerprint string            `json:"fingerprint"`
-	Status      string            `json:"status"`
-	Labels      map[string]string `json:"labels"`
-	Hits        []Hit             `json:"hits"`
-}
-
-// AlertsAnswer is the answer of POST /api/alerts.
-type AlertsAnswer struct {
-	Alerts []AlertHits `json:"alerts"`
-}
 
 // alertTop is how many cases each alert gets, and a notification shows.
 const (
@@ -68,7 +28,7 @@ const (
 // written: its name, summary and description, then its other labels and
 // annotations as "name: value" lines (links left out: their words are
 // hosts and paths, not symptoms).
-func alertPaste(a Alert) string {
+func alertPaste(a api.Alert) string {
 	var b strings.Builder
 	for _, k := range []string{"alertname"} {
 		if v := a.Labels[k]; v != "" {
@@ -103,7 +63,7 @@ func alertPaste(a Alert) string {
 // becomes a paste and is matched; with ServiceOptions.Notify a firing group
 // is posted there with its similar cases.
 func (s *Server) apiAlerts(w http.ResponseWriter, r *http.Request) {
-	var msg AlertmanagerMessage
+	var msg api.AlertmanagerMessage
 	if status, err := decodeAlerts(w, r, s.bodyLimit(), &msg); err != nil {
 		writeError(w, status, "%v", err)
 		return
@@ -118,7 +78,7 @@ func (s *Server) apiAlerts(w http.ResponseWriter, r *http.Request) {
 	}
 	s.metrics.alerts.Add(float64(len(msg.Alerts)))
 	ix := s.cur.Load().ix
-	out := AlertsAnswer{Alerts: make([]AlertHits, 0, len(msg.Alerts))}
+	out := api.AlertsAnswer{Alerts: make([]api.AlertHits, 0, len(msg.Alerts))}
 	for i, a := range msg.Alerts {
 		paste := alertPaste(a)
 		if len(paste) > s.opts.Service.MaxPaste {
@@ -128,7 +88,7 @@ func (s *Server) apiAlerts(w http.ResponseWriter, r *http.Request) {
 		if !ok {
 			return
 		}
-		hits := []Hit{}
+		hits := []api.Hit{}
 		if strings.TrimSpace(paste) != "" {
 			hits = s.matchHits(ix, similarity.Query{Text: paste, K: alertTop, MinScore: s.opts.MatchMinScore}, "en", false)
 		}
@@ -140,7 +100,7 @@ func (s *Server) apiAlerts(w http.ResponseWriter, r *http.Request) {
 		if a.Fingerprint == "" {
 			a.Fingerprint = fmt.Sprintf("%d", i)
 		}
-		out.Alerts = append(out.Alerts, AlertHits{Fingerprint: a.Fingerprint, Status: a.Status, Labels: labels, Hits: hits})
+		out.Alerts = append(out.Alerts, api.AlertHits{Fingerprint: a.Fingerprint, Status: a.Status, Labels: labels, Hits: hits})
 	}
 	if s.notifier != nil && msg.Status == "firing" {
 		s.notifier.post(s.slackMessage(msg, out, s.publicURL(r)))
@@ -151,7 +111,7 @@ func (s *Server) apiAlerts(w http.ResponseWriter, r *http.Request) {
 // decodeAlerts reads Alertmanager's message, which carries fields caselink
 // does not use (and later versions may add more): unknown fields are
 // allowed, unlike the rest of the API.
-func decodeAlerts(w http.ResponseWriter, r *http.Request, limit int64, v *AlertmanagerMessage) (int, error) {
+func decodeAlerts(w http.ResponseWriter, r *http.Request, limit int64, v *api.AlertmanagerMessage) (int, error) {
 	r.Body = http.MaxBytesReader(w, r.Body, limit)
 	if err := json.NewDecoder(r.Body).Decode(v); err != nil {
 		var tooBig *http.MaxBytesError
@@ -166,9 +126,9 @@ func decodeAlerts(w http.ResponseWriter, r *http.Request, limit int64, v *Alertm
 // matchHits matches q on ix and turns the engine's hits into the API's,
 // titles in lang, with their score parts when explain; hits under
 // q.MinScore are left out, as in /api/match.
-func (s *Server) matchHits(ix *similarity.Index, q similarity.Query, lang string, explain bool) []Hit {
+func (s *Server) matchHits(ix *similarity.Index, q similarity.Query, lang string, explain bool) []api.Hit {
 	res, _ := curate.Match(ix, q)
-	return MatchHits(ix, res, lang, explain)
+	return api.MatchHits(ix, res, lang, explain)
 }
 
 // publicURL is the address the notification links cases by.
@@ -183,18 +143,13 @@ func (s *Server) publicURL(r *http.Request) string {
 	return scheme + "://" + r.Host
 }
 
-// SlackMessage is the body of a Slack incoming-webhook post.
-type SlackMessage struct {
-	Text string `json:"text"`
-}
-
 // slackMessage writes one message for a firing group: its name and alert
 // count, then the few past cases most like its alerts (each case once, at
 // its best score), with band, score, why and links to the case page and
 // the case's own source; when none is better than weak, that the incident
 // looks new (curate.NothingLike).
-func (s *Server) slackMessage(msg AlertmanagerMessage, ans AlertsAnswer, base string) SlackMessage {
-	best := map[string]Hit{}
+func (s *Server) slackMessage(msg api.AlertmanagerMessage, ans api.AlertsAnswer, base string) api.SlackMessage {
+	best := map[string]api.Hit{}
 	for _, a := range ans.Alerts {
 		if a.Status != "" && a.Status != "firing" {
 			continue
@@ -205,11 +160,11 @@ func (s *Server) slackMessage(msg AlertmanagerMessage, ans AlertsAnswer, base st
 			}
 		}
 	}
-	hits := make([]Hit, 0, len(best))
+	hits := make([]api.Hit, 0, len(best))
 	for _, h := range best {
 		hits = append(hits, h)
 	}
-	slices.SortFunc(hits, func(a, b Hit) int {
+	slices.SortFunc(hits, func(a, b api.Hit) int {
 		if a.Score != b.Score {
 			if a.Score > b.Score {
 				return -1
@@ -230,14 +185,14 @@ func (s *Server) slackMessage(msg AlertmanagerMessage, ans AlertsAnswer, base st
 	fmt.Fprintf(&b, "*[FIRING:%d] %s*: ", len(msg.Alerts), slackEscape(name))
 	if len(hits) == 0 {
 		b.WriteString("no similar past incident in the library.")
-		return SlackMessage{Text: b.String()}
+		return api.SlackMessage{Text: b.String()}
 	}
 	if hits[0].Band == curate.Weak {
 		// Weak hits share words, seldom more: the channel is told the
 		// incident looks new, and where the weak hits are.
 		h := hits[0]
 		fmt.Fprintf(&b, "%s The closest, <%s/cases/%s|%s>, is weak (score %.2f).", curate.NothingLike, base, url.PathEscape(h.ID), slackEscape(h.ID), h.Score)
-		return SlackMessage{Text: b.String()}
+		return api.SlackMessage{Text: b.String()}
 	}
 	b.WriteString("similar past incidents")
 	for _, h := range hits {
@@ -252,7 +207,7 @@ func (s *Server) slackMessage(msg AlertmanagerMessage, ans AlertsAnswer, base st
 			fmt.Fprintf(&b, "\n    fixed by: %s", slackEscape(h.Remediation[0]))
 		}
 	}
-	return SlackMessage{Text: b.String()}
+	return api.SlackMessage{Text: b.String()}
 }
 
 // slackEscape escapes the three characters Slack's message text treats
@@ -275,7 +230,7 @@ func newNotifier(u string, s *Server) *notifier {
 	return &notifier{url: u, client: &http.Client{Timeout: 10 * time.Second}, slots: make(chan struct{}, 8), s: s}
 }
 
-func (n *notifier) post(m SlackMessage) {
+func (n *notifier) post(m api.SlackMessage) {
 	select {
 	case n.slots <- struct{}{}:
 	default:

@@ -6,6 +6,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/caselink/caselink/cmd/caselink/internal/api"
 	"github.com/caselink/caselink/cmd/caselink/internal/curate"
 )
 
@@ -14,7 +15,7 @@ import (
 // and "more" counting every case that scored, past the top too.
 func TestMatchBands(t *testing.T) {
 	_, ts := newTestServer(t, testOptions())
-	var got HitList
+	var got api.HitList
 	do(t, http.DefaultClient, "POST", ts.URL+"/api/match", matchBody(onCallPaste, 1), &got)
 	if len(got.Hits) != 1 || got.Hits[0].Band != curate.MatchBands.Band(got.Hits[0].Score) || got.Hits[0].Band == curate.Weak {
 		t.Fatalf("hits %+v: want one hit banded by its score, not weak", got.Hits)
@@ -26,7 +27,7 @@ func TestMatchBands(t *testing.T) {
 		t.Errorf("more %d, note %q: want the seeds that scored past the top 1 counted", got.More, got.Note)
 	}
 
-	got = HitList{}
+	got = api.HitList{}
 	do(t, http.DefaultClient, "POST", ts.URL+"/api/match", `{"text":"the coffee machine on the third floor is leaking water","min_score":0}`, &got)
 	if !got.Novel {
 		t.Errorf("an unrelated paste is not novel: %+v", got)
@@ -43,9 +44,9 @@ func TestMatchBands(t *testing.T) {
 // one gets the nearest, a domain tag no case has names those it has.
 func TestMatchFiltersSayWhy(t *testing.T) {
 	_, ts := newTestServer(t, testOptions())
-	post := func(filters string) (int, HitList, string) {
-		var got HitList
-		var e errorBody
+	post := func(filters string) (int, api.HitList, string) {
+		var got api.HitList
+		var e api.ErrorBody
 		resp := do(t, http.DefaultClient, "POST", ts.URL+"/api/match", `{"text":"pods OOMKilled","min_score":0,"filters":`+filters+`}`, &got)
 		if resp.StatusCode != 200 {
 			do(t, http.DefaultClient, "POST", ts.URL+"/api/match", `{"text":"pods OOMKilled","min_score":0,"filters":`+filters+`}`, &e)
@@ -67,12 +68,12 @@ func TestMatchFiltersSayWhy(t *testing.T) {
 // "nothing like this here" when the closest is weak.
 func TestSlackBands(t *testing.T) {
 	s := &Server{}
-	msg := AlertmanagerMessage{Status: "firing", GroupLabels: map[string]string{"alertname": "DistributorOOM"}, Alerts: []Alert{{Status: "firing"}}}
-	strong := AlertsAnswer{Alerts: []AlertHits{{Status: "firing", Hits: []Hit{{ID: "IL-0191", Title: "Loki distributors OOM", Score: 0.12, Band: curate.Strong}}}}}
+	msg := api.AlertmanagerMessage{Status: "firing", GroupLabels: map[string]string{"alertname": "DistributorOOM"}, Alerts: []api.Alert{{Status: "firing"}}}
+	strong := api.AlertsAnswer{Alerts: []api.AlertHits{{Status: "firing", Hits: []api.Hit{{ID: "IL-0191", Title: "Loki distributors OOM", Score: 0.12, Band: curate.Strong}}}}}
 	if m := s.slackMessage(msg, strong, "http://x").Text; !strings.Contains(m, "(strong, score 0.12)") {
 		t.Errorf("notification without the band:\n%s", m)
 	}
-	weak := AlertsAnswer{Alerts: []AlertHits{{Status: "firing", Hits: []Hit{{ID: "IL-0100", Title: "PostHog", Score: 0.02, Band: curate.Weak}}}}}
+	weak := api.AlertsAnswer{Alerts: []api.AlertHits{{Status: "firing", Hits: []api.Hit{{ID: "IL-0100", Title: "PostHog", Score: 0.02, Band: curate.Weak}}}}}
 	if m := s.slackMessage(msg, weak, "http://x").Text; !strings.Contains(m, curate.NothingLike) || !strings.Contains(m, "is weak (score 0.02)") {
 		t.Errorf("weak notification:\n%s", m)
 	}
@@ -84,7 +85,7 @@ func TestCasePageBands(t *testing.T) {
 	opts := testOptions()
 	opts.RelateMinScore = 0
 	_, ts := newTestServer(t, opts)
-	var v CaseView
+	var v api.CaseView
 	do(t, http.DefaultClient, "GET", ts.URL+"/api/cases/IL-0100", "", &v)
 	if len(v.Related) == 0 || v.Related[0].Band != curate.CaseBands.Band(v.Related[0].Score) {
 		t.Fatalf("related %+v: want hits banded as case-to-case scores", v.Related)

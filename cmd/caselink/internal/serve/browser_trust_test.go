@@ -14,6 +14,7 @@ import (
 
 	"github.com/chromedp/chromedp"
 
+	"github.com/caselink/caselink/cmd/caselink/internal/api"
 	"github.com/caselink/caselink/similarity/caselib"
 )
 
@@ -79,8 +80,8 @@ func TestBrowserTrust(t *testing.T) {
 	}
 	// Each hit shows its band, as the API gives it, never a share of the
 	// best hit (a weak best hit used to read 100%).
-	api := apiHitList(t, ts.URL, paste)
-	for i, h := range api.Hits[:2] {
+	ans := apiHitList(t, ts.URL, paste)
+	for i, h := range ans.Hits[:2] {
 		sel := fmt.Sprintf("#results > li:nth-child(%d) .score-num", i+1)
 		if s := text(sel); s != h.Band || strings.Contains(s, "%") {
 			t.Errorf("hit %d shows %q, want its band %q", i+1, s, h.Band)
@@ -90,15 +91,15 @@ func TestBrowserTrust(t *testing.T) {
 		t.Errorf("second hit's split %q, want 'N%% from the paste, M%% like IL-0194'", s)
 	}
 	// The page says what the API says the minimum score hid.
-	if api.Hidden == 0 || len(api.Hits) < 2 {
-		t.Fatalf("the API shows %d hits and hides %d: the paste no longer tests hidden hits", len(api.Hits), api.Hidden)
+	if ans.Hidden == 0 || len(ans.Hits) < 2 {
+		t.Fatalf("the API shows %d hits and hides %d: the paste no longer tests hidden hits", len(ans.Hits), ans.Hidden)
 	}
-	if s, want := text("#hidden-note"), fmt.Sprintf("%d more cases scored below the minimum score 0.02", api.Hidden); !strings.Contains(s, want) {
+	if s, want := text("#hidden-note"), fmt.Sprintf("%d more cases scored below the minimum score 0.02", ans.Hidden); !strings.Contains(s, want) {
 		t.Errorf("hidden note %q, want %q", s, want)
 	}
 	run("showing the hidden hits", chromedp.Click(chromedp.ID("show-hidden")),
-		chromedp.WaitVisible(chromedp.CSS(fmt.Sprintf("#results > li:nth-child(%d) .hit", len(api.Hits)+api.Hidden))))
-	if n, want := eval(`String(document.querySelectorAll('#results > li').length)`), fmt.Sprint(len(api.Hits)+api.Hidden); n != want {
+		chromedp.WaitVisible(chromedp.CSS(fmt.Sprintf("#results > li:nth-child(%d) .hit", len(ans.Hits)+ans.Hidden))))
+	if n, want := eval(`String(document.querySelectorAll('#results > li').length)`), fmt.Sprint(len(ans.Hits)+ans.Hidden); n != want {
 		t.Errorf("after Show them: %s hits, want all %s", n, want)
 	}
 	// Prose wraps (a long Slack line stays in view); a table keeps its
@@ -210,7 +211,7 @@ func atoi(s string) int {
 }
 
 // apiHitList answers paste through POST /api/match of the server at base.
-func apiHitList(t *testing.T, base, paste string) HitList {
+func apiHitList(t *testing.T, base, paste string) api.HitList {
 	t.Helper()
 	body, _ := json.Marshal(map[string]any{"text": paste})
 	resp, err := http.Post(base+"/api/match", "application/json", bytes.NewReader(body))
@@ -218,7 +219,7 @@ func apiHitList(t *testing.T, base, paste string) HitList {
 		t.Fatal(err)
 	}
 	defer resp.Body.Close()
-	var out HitList
+	var out api.HitList
 	if err := json.NewDecoder(resp.Body).Decode(&out); err != nil || resp.StatusCode != http.StatusOK {
 		t.Fatalf("POST /api/match: %d, %v", resp.StatusCode, err)
 	}

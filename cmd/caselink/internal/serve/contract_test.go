@@ -6,6 +6,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/caselink/caselink/cmd/caselink/internal/api"
 	"github.com/caselink/caselink/similarity/caselib"
 )
 
@@ -14,7 +15,7 @@ import (
 // counted with how to see them.
 func TestMatchContract(t *testing.T) {
 	_, ts := newTestServer(t, testOptions())
-	var out HitList
+	var out api.HitList
 	do(t, http.DefaultClient, "POST", ts.URL+"/api/match", `{"text":"pods OOMKilled rollout traffic etcd kube-apiserver deploy","min_score":0}`, &out)
 	if len(out.Hits) == 0 || len(out.Hits) > 5 {
 		t.Fatalf("%d hits without top, want 1 to 5", len(out.Hits))
@@ -30,12 +31,12 @@ func TestMatchContract(t *testing.T) {
 		t.Errorf("top 0: error %q", e.Error)
 	}
 
-	out = HitList{}
+	out = api.HitList{}
 	do(t, http.DefaultClient, "POST", ts.URL+"/api/match", `{"text":"distributor pods OOMKilled during rollout","top":3}`, &out)
 	if out.Hidden != 2 || out.Note != `2 more cases scored below "min_score" 0.02: "min_score" 0 shows them` {
 		t.Errorf("hidden %d, note %q: want 2 and how to see them", out.Hidden, out.Note)
 	}
-	all := HitList{}
+	all := api.HitList{}
 	do(t, http.DefaultClient, "POST", ts.URL+"/api/match", `{"text":"distributor pods OOMKilled during rollout","top":3,"min_score":0}`, &all)
 	if len(all.Hits) != len(out.Hits)+out.Hidden || all.Hidden != 0 {
 		t.Errorf("min_score 0: %d hits, hidden %d; want %d and 0", len(all.Hits), all.Hidden, len(out.Hits)+out.Hidden)

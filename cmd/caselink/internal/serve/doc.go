@@ -8,8 +8,9 @@
 // page's assets (HTML templates, CSS and vanilla JavaScript), embedded in the
 // binary so the page works offline.
 //
-// What does not live here: scoring, ranking and explanations (package
-// similarity), reading and validating case files (package
+// What does not live here: the JSON types of requests and answers and their
+// making from the engine's results (package api, shared with the CLI),
+// scoring, ranking and explanations (package similarity), reading and validating case files (package
 // similarity/caselib), and command-line flags (package main, which passes the
 // thresholds it uses for its own commands in [Options]). No scoring logic
 // lives here: every number the server shows comes from the engine.
@@ -60,10 +61,11 @@
 // id answered in X-Request-Id; and reloads only of a library whose
 // fingerprint held still across two polls.
 //
-// The answers are the exported types of this package ([MatchRequest],
-// [HitList], [CaseList], [CaseView], [DupesAnswer], [DecisionRequest],
-// [DecisionAnswer], [FeedbackRequest], [FeedbackAnswer], [Health]) encoded
-// as JSON. Every page's labels (match, case, dupes review, not found) are
+// The requests and answers are the wire types of package api
+// ([api.MatchRequest], [api.HitList], [api.CaseList], [api.CaseView],
+// [api.DupesAnswer], [api.DecisionRequest], [api.DecisionAnswer],
+// [api.FeedbackRequest], [api.FeedbackAnswer], [api.Health]) encoded as JSON;
+// the CLI's --json prints the same types. Every page's labels (match, case, dupes review, not found) are
 // Korean with ?lang=ko or Accept-Language: ko
 // (labels.go); its header names the library by its folders' base names.
 //

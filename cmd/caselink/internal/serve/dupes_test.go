@@ -10,6 +10,7 @@ import (
 	"sync"
 	"testing"
 
+	"github.com/caselink/caselink/cmd/caselink/internal/api"
 	"github.com/caselink/caselink/similarity/caselib"
 )
 
@@ -38,7 +39,7 @@ func dupeLibrary(t *testing.T) (dir, decisions string) {
 }
 
 // pairList is a page of /api/dupes as "A~B[=verdict] …".
-func pairList(d DupesAnswer) string {
+func pairList(d api.DupesAnswer) string {
 	var s []string
 	for _, p := range d.Pairs {
 		x := p.A.ID + "~" + p.B.ID
@@ -53,17 +54,17 @@ func pairList(d DupesAnswer) string {
 func TestDupesReviewLoop(t *testing.T) {
 	dir, decisions := dupeLibrary(t)
 	_, ts := newTestServer(t, testOptions(dir))
-	get := func(query string) DupesAnswer {
+	get := func(query string) api.DupesAnswer {
 		t.Helper()
-		var d DupesAnswer
+		var d api.DupesAnswer
 		if resp := do(t, http.DefaultClient, "GET", ts.URL+"/api/dupes"+query, "", &d); resp.StatusCode != 200 {
 			t.Fatalf("GET /api/dupes%s: status %d", query, resp.StatusCode)
 		}
 		return d
 	}
-	decide := func(a, b, verdict string) DecisionAnswer {
+	decide := func(a, b, verdict string) api.DecisionAnswer {
 		t.Helper()
-		var out DecisionAnswer
+		var out api.DecisionAnswer
 		body := fmt.Sprintf(`{"a":%q,"b":%q,"verdict":%q}`, a, b, verdict)
 		if resp := do(t, http.DefaultClient, "POST", ts.URL+"/api/dupes/decisions", body, &out); resp.StatusCode != 200 {
 			t.Fatalf("POST %s: status %d", body, resp.StatusCode)
@@ -136,7 +137,7 @@ func TestDupesDecisionErrors(t *testing.T) {
 		{"GET decisions", ts.URL, "GET", "", 405, "use POST"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			var e errorBody
+			var e api.ErrorBody
 			resp := do(t, http.DefaultClient, tc.method, tc.url+"/api/dupes/decisions", tc.body, &e)
 			if resp.StatusCode != tc.status || !strings.Contains(e.Error, tc.want) {
 				t.Errorf("status %d error %q, want %d and %q", resp.StatusCode, e.Error, tc.status, tc.want)
@@ -144,7 +145,7 @@ func TestDupesDecisionErrors(t *testing.T) {
 		})
 	}
 	for _, q := range []string{"threshold=2", "threshold=x", "threshold=-0.1", "pending=maybe", "limit=0", "offset=-1"} {
-		var e errorBody
+		var e api.ErrorBody
 		if resp := do(t, http.DefaultClient, "GET", ts.URL+"/api/dupes?"+q, "", &e); resp.StatusCode != 400 || e.Error == "" {
 			t.Errorf("GET /api/dupes?%s: status %d %q, want 400", q, resp.StatusCode, e.Error)
 		}
@@ -178,7 +179,7 @@ func TestDupesConcurrentDecisions(t *testing.T) {
 	if err != nil || len(ds) != 15 {
 		t.Fatalf("%d decisions kept of 15 (%v)", len(ds), err)
 	}
-	var d DupesAnswer
+	var d api.DupesAnswer
 	do(t, http.DefaultClient, "GET", ts.URL+"/api/dupes?threshold=0", "", &d)
 	if d.Total != 0 {
 		t.Errorf("every pair dismissed, yet /api/dupes lists %s", pairList(d))
@@ -192,7 +193,7 @@ func TestDupesConcurrentDecisions(t *testing.T) {
 func TestDupesClusterDecision(t *testing.T) {
 	dir, decisions := dupeLibrary(t)
 	_, ts := newTestServer(t, testOptions(dir))
-	var d DupesAnswer
+	var d api.DupesAnswer
 	if resp := do(t, http.DefaultClient, "GET", ts.URL+"/api/dupes?order=cluster", "", &d); resp.StatusCode != 200 {
 		t.Fatalf("GET /api/dupes?order=cluster: status %d", resp.StatusCode)
 	}
@@ -211,7 +212,7 @@ func TestDupesClusterDecision(t *testing.T) {
 	if b, _ := os.ReadFile(decisions); strings.Contains(string(b), "IL-0991") {
 		t.Errorf("a refused cluster decision recorded a pair:\n%s", b)
 	}
-	var out ClusterDecisionAnswer
+	var out api.ClusterDecisionAnswer
 	good := `{"pairs":[["IL-0191","IL-0991"],["IL-0191","IL-0992"],["IL-0991","IL-0992"]],"verdict":"duplicate"}`
 	if resp := do(t, http.DefaultClient, "POST", ts.URL+"/api/dupes/decisions", good, &out); resp.StatusCode != 200 || len(out.Decisions) != 3 {
 		t.Fatalf("cluster decision: status %d, %+v", resp.StatusCode, out)

@@ -6,6 +6,8 @@ import (
 	"net/http/httptest"
 	"strings"
 	"testing"
+
+	"github.com/caselink/caselink/cmd/caselink/internal/api"
 )
 
 func TestLang(t *testing.T) {
@@ -53,7 +55,7 @@ func TestKoreanText(t *testing.T) {
 		return resp, string(b)
 	}
 
-	var ko, en CaseView
+	var ko, en api.CaseView
 	resp := do(t, http.DefaultClient, "GET", ts.URL+"/api/cases/IL-0100?lang=ko", "", &ko)
 	if resp.StatusCode != 200 || !strings.HasPrefix(ko.Title, "노드가 파드의") || !strings.Contains(ko.Summary, "쿠버네티스") ||
 		ko.Lang != "ko" || len(ko.Remediation) == 0 || !strings.Contains(ko.Remediation[0], "롤백") {
@@ -74,12 +76,12 @@ func TestKoreanText(t *testing.T) {
 	if _, body := get("/api/cases/IL-0100", "ko-KR,ko;q=0.9,en;q=0.5"); !strings.Contains(body, `"title":"노드가 파드의`) {
 		t.Errorf("Accept-Language ko: %s", body)
 	}
-	var hits HitList
+	var hits api.HitList
 	resp = do(t, http.DefaultClient, "POST", ts.URL+"/api/match?lang=ko", matchBody("노드 CPU 포화로 파드들이 크래시 루프, 레디스 메모리 바닥", 1), &hits)
 	if resp.StatusCode != 200 || len(hits.Hits) != 1 || hits.Hits[0].ID != "IL-0100" || !strings.HasPrefix(hits.Hits[0].Title, "노드가") {
 		t.Errorf("match lang=ko: %d %+v", resp.StatusCode, hits)
 	}
-	var e errorBody
+	var e api.ErrorBody
 	if resp = do(t, http.DefaultClient, "GET", ts.URL+"/api/cases/IL-0100?lang=fr", "", &e); resp.StatusCode != 400 || !strings.Contains(e.Error, "lang") {
 		t.Errorf("lang=fr: %d %+v", resp.StatusCode, e)
 	}

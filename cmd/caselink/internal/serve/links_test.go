@@ -11,6 +11,8 @@ import (
 	"time"
 
 	"github.com/chromedp/chromedp"
+
+	"github.com/caselink/caselink/cmd/caselink/internal/api"
 )
 
 // hostileLibrary writes two near-identical cases (a probable duplicate
@@ -76,11 +78,11 @@ func TestCasePageLinksOnlyWeb(t *testing.T) {
 // when it is a web address.
 func TestSlackMessageLinksOnlyWeb(t *testing.T) {
 	s := &Server{}
-	ans := AlertsAnswer{Alerts: []AlertHits{{Status: "firing", Hits: []Hit{
+	ans := api.AlertsAnswer{Alerts: []api.AlertHits{{Status: "firing", Hits: []api.Hit{
 		{ID: "X-1", Score: 0.5, Title: "t", URL: "javascript:alert(1)"},
 		{ID: "X-2", Score: 0.4, Title: "t", URL: "https://example.com/pm?a=1&b=2"},
 	}}}}
-	msg := s.slackMessage(AlertmanagerMessage{}, ans, "https://caselink.internal").Text
+	msg := s.slackMessage(api.AlertmanagerMessage{}, ans, "https://caselink.internal").Text
 	if strings.Contains(msg, "javascript") {
 		t.Errorf("message links a javascript: URL:\n%s", msg)
 	}

@@ -12,6 +12,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/caselink/caselink/cmd/caselink/internal/api"
 	"github.com/caselink/caselink/similarity/caselib"
 )
 
@@ -148,7 +149,7 @@ func (s *Server) pageCase(w http.ResponseWriter, r *http.Request) {
 	}
 	s.render(w, http.StatusOK, "case.html", struct {
 		pageHeader
-		Case      CaseView
+		Case      api.CaseView
 		LinkCases []caseLink
 		MinScore  float64
 		Lang      string // the language asked for: links keep it

@@ -15,6 +15,7 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/caselink/caselink/cmd/caselink/internal/api"
 	"github.com/caselink/caselink/cmd/caselink/internal/curate"
 	"github.com/caselink/caselink/similarity"
 	"github.com/caselink/caselink/similarity/caselib"
@@ -365,9 +366,9 @@ func (s *Server) Serve(ctx context.Context, ln net.Listener) error {
 }
 
 // health returns the numbers /healthz shows.
-func (s *Server) health() Health {
+func (s *Server) health() api.Health {
 	snap := s.cur.Load()
-	h := Health{OK: true, Status: "ok", Cases: snap.ix.Len(), LoadedAt: snap.loadedAt.UTC().Format(time.RFC3339), Library: "embedded seeds"}
+	h := api.Health{OK: true, Status: "ok", Cases: snap.ix.Len(), LoadedAt: snap.loadedAt.UTC().Format(time.RFC3339), Library: "embedded seeds"}
 	if len(s.opts.Paths) > 0 {
 		h.Library = strings.Join(s.opts.Paths, ", ")
 	}

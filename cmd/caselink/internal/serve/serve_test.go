@@ -19,6 +19,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/caselink/caselink/cmd/caselink/internal/api"
 	"github.com/caselink/caselink/seeds"
 	"github.com/caselink/caselink/similarity/caselib"
 )
@@ -97,7 +98,7 @@ func tryDo(c *http.Client, method, url, body string, out any) (*http.Response, e
 }
 
 func matchBody(text string, top int) string {
-	b, _ := json.Marshal(MatchRequest{Text: text, Top: &top})
+	b, _ := json.Marshal(api.MatchRequest{Text: text, Top: &top})
 	return string(b)
 }
 
@@ -115,7 +116,7 @@ func TestMatchTempLibrary(t *testing.T) {
 
 func checkMatch(t *testing.T, base string) {
 	t.Helper()
-	var got HitList
+	var got api.HitList
 	resp := do(t, http.DefaultClient, "POST", base+"/api/match", matchBody(onCallPaste, 3), &got)
 	if resp.StatusCode != 200 {
 		t.Fatalf("status %d", resp.StatusCode)
@@ -143,7 +144,7 @@ func checkMatch(t *testing.T, base string) {
 
 func TestMatchFilters(t *testing.T) {
 	_, ts := newTestServer(t, testOptions())
-	var got HitList
+	var got api.HitList
 	// A paste about the PostHog case (feature flag pods on small nodes), so
 	// that the filtered hit clears the default minimum score.
 	paste := "feature flags pods CPU throttled, nodes too small for the pods, latency up"
@@ -241,7 +242,7 @@ func TestCaseAndRelated(t *testing.T) {
 	}
 	_, ts := newTestServer(t, testOptions(dir))
 
-	var cv CaseView
+	var cv api.CaseView
 	if resp := do(t, http.DefaultClient, "GET", ts.URL+"/api/cases/IL-0191", "", &cv); resp.StatusCode != 200 {
 		t.Fatalf("status %d", resp.StatusCode)
 	}
@@ -252,7 +253,7 @@ func TestCaseAndRelated(t *testing.T) {
 		t.Errorf("related: %+v", cv.Related)
 	}
 
-	var rel HitList
+	var rel api.HitList
 	if resp := do(t, http.DefaultClient, "GET", ts.URL+"/api/cases/IL-0191/related?top=1", "", &rel); resp.StatusCode != 200 {
 		t.Fatalf("status %d", resp.StatusCode)
 	}
@@ -260,7 +261,7 @@ func TestCaseAndRelated(t *testing.T) {
 		t.Errorf("related hits: %+v", rel.Hits)
 	}
 
-	var d DupesAnswer
+	var d api.DupesAnswer
 	if resp := do(t, http.DefaultClient, "GET", ts.URL+"/api/dupes", "", &d); resp.StatusCode != 200 {
 		t.Fatalf("status %d", resp.StatusCode)
 	}
@@ -275,7 +276,7 @@ func TestCaseAndRelated(t *testing.T) {
 
 func TestHealthz(t *testing.T) {
 	_, ts := newTestServer(t, testOptions())
-	var h Health
+	var h api.Health
 	if resp := do(t, http.DefaultClient, "GET", ts.URL+"/healthz", "", &h); resp.StatusCode != 200 {
 		t.Fatalf("status %d", resp.StatusCode)
 	}
@@ -300,7 +301,7 @@ func TestHealthzDegraded(t *testing.T) {
 	if err := s.Reload(); err == nil {
 		t.Fatal("reload of a broken library succeeded")
 	}
-	var h Health
+	var h api.Health
 	// 503, so that a load balancer takes the replica out while it serves
 	// an old library.
 	if resp := do(t, http.DefaultClient, "GET", ts.URL+"/healthz", "", &h); resp.StatusCode != 503 {
@@ -315,7 +316,7 @@ func TestHealthzDegraded(t *testing.T) {
 	if err := s.Reload(); err != nil {
 		t.Fatal(err)
 	}
-	h = Health{}
+	h = api.Health{}
 	if resp := do(t, http.DefaultClient, "GET", ts.URL+"/healthz", "", &h); resp.StatusCode != 200 {
 		t.Errorf("status %d after a good reload, want 200", resp.StatusCode)
 	}
@@ -410,19 +411,19 @@ func TestReloadDuringRequests(t *testing.T) {
 				var err error
 				switch (w + i) % 4 {
 				case 0, 1:
-					var got HitList
+					var got api.HitList
 					resp, e := tryDo(client, "POST", ts.URL+"/api/match", matchBody(onCallPaste, 5), &got)
 					if err = e; err == nil && (resp.StatusCode != 200 || len(got.Hits) == 0 || got.Hits[0].ID != "IL-0191") {
 						err = fmt.Errorf("match: %d %+v", resp.StatusCode, got.Hits)
 					}
 				case 2:
-					var cv CaseView
+					var cv api.CaseView
 					resp, e := tryDo(client, "GET", ts.URL+"/api/cases/IL-0191", "", &cv)
 					if err = e; err == nil && (resp.StatusCode != 200 || cv.ID != "IL-0191") {
 						err = fmt.Errorf("case: %d %+v", resp.StatusCode, cv.ID)
 					}
 				case 3:
-					var h Health
+					var h api.Health
 					resp, e := tryDo(client, "GET", ts.URL+"/healthz", "", &h)
 					// 503 while degraded (the broken file below), and
 					// then only: the old index keeps answering.
@@ -446,13 +447,13 @@ func TestReloadDuringRequests(t *testing.T) {
 		t.Logf("%d requests during reloads", requests.Load())
 	}()
 
-	health := func() Health {
-		var h Health
+	health := func() api.Health {
+		var h api.Health
 		do(t, client, "GET", ts.URL+"/healthz", "", &h)
 		return h
 	}
 	finds := func(text, id string) bool {
-		var got HitList
+		var got api.HitList
 		do(t, client, "POST", ts.URL+"/api/match", matchBody(text, 3), &got)
 		return len(got.Hits) > 0 && got.Hits[0].ID == id
 	}
@@ -539,7 +540,7 @@ func TestServeShutsDownGracefully(t *testing.T) {
 	ctx, cancel := context.WithCancel(context.Background())
 	done := make(chan error, 1)
 	go func() { done <- s.Serve(ctx, ln) }()
-	var h Health
+	var h api.Health
 	if resp := do(t, http.DefaultClient, "GET", "http://"+ln.Addr().String()+"/healthz", "", &h); resp.StatusCode != 200 || !h.OK {
 		t.Fatalf("healthz: %d %+v", resp.StatusCode, h)
 	}

@@ -18,6 +18,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/caselink/caselink/cmd/caselink/internal/api"
 	"github.com/caselink/caselink/similarity/caselib"
 )
 
@@ -294,7 +295,7 @@ func TestMaxPaste(t *testing.T) {
 func TestDupesNaN(t *testing.T) {
 	dir, _ := dupeLibrary(t)
 	_, ts := newTestServer(t, testOptions(dir))
-	var before DupesAnswer
+	var before api.DupesAnswer
 	do(t, http.DefaultClient, "GET", ts.URL+"/api/dupes", "", &before)
 	if before.Total == 0 {
 		t.Fatal("the fixture has no probable duplicates")
@@ -304,7 +305,7 @@ func TestDupesNaN(t *testing.T) {
 			t.Errorf("threshold=%s: status %d, want 400: %s", v, got, body)
 		}
 	}
-	var after DupesAnswer
+	var after api.DupesAnswer
 	do(t, http.DefaultClient, "GET", ts.URL+"/api/dupes", "", &after)
 	if after.Total != before.Total {
 		t.Errorf("after threshold=NaN, /api/dupes lists %d pairs, before %d", after.Total, before.Total)
@@ -407,9 +408,9 @@ func alertmanagerBody(status string) string {
 }
 
 func TestAlerts(t *testing.T) {
-	got := make(chan SlackMessage, 4)
+	got := make(chan api.SlackMessage, 4)
 	receiver := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		var m SlackMessage
+		var m api.SlackMessage
 		json.NewDecoder(r.Body).Decode(&m)
 		got <- m
 	}))
@@ -417,7 +418,7 @@ func TestAlerts(t *testing.T) {
 	opts := testOptions()
 	opts.Service.Notify = receiver.URL + "/services/T000/B000/XXXX"
 	_, ts := newTestServer(t, opts)
-	var ans AlertsAnswer
+	var ans api.AlertsAnswer
 	resp := do(t, http.DefaultClient, "POST", ts.URL+"/api/alerts", alertmanagerBody("firing"), &ans)
 	if resp.StatusCode != 200 || len(ans.Alerts) != 1 {
 		t.Fatalf("status %d, %d alerts", resp.StatusCode, len(ans.Alerts))
@@ -588,6 +589,38 @@ func TestReloadSkipsHalfWrittenFile(t *testing.T) {
 	<-sampled
 	if f := fewest.Load(); f < n {
 		t.Errorf("served %d of %d cases while the file was being rewritten", f, n)
+	}
+}
+
+// TestReloadCatchesEditWithTimeSetBack: an edit that keeps the file's
+// size and sets its modification time back (a restore from a backup, a
+// careful script) is still seen and served, as the CLI sees it: the server
+// watches the same file stamps (caselib.Stamp is a hash of FileStamps,
+// change time and inode included).
+func TestReloadCatchesEditWithTimeSetBack(t *testing.T) {
+	dir := t.TempDir()
+	path := filepath.Join(dir, "cases.jsonl")
+	write := func(site string) {
+		t.Helper()
+		line := `{"id":"C-01","title":{"en":"pool exhausted at site ` + site + `"}}` + "\n"
+		if err := os.WriteFile(path, []byte(line), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	write("7")
+	old := time.Now().Add(-time.Hour)
+	os.Chtimes(path, old, old)
+	opts := testOptions(path)
+	opts.PollInterval = 20 * time.Millisecond
+	s := watching(t, opts)
+	write("5") // same size
+	os.Chtimes(path, old, old)
+	deadline := time.Now().Add(10 * time.Second)
+	for !strings.Contains(s.cur.Load().ix.Case(0).Title.EN, "site 5") {
+		if time.Now().After(deadline) {
+			t.Fatal("a same-size edit with its time set back was not served within 10s")
+		}
+		time.Sleep(5 * time.Millisecond)
 	}
 }
 

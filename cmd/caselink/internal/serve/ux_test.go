@@ -9,13 +9,15 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/caselink/caselink/cmd/caselink/internal/api"
 )
 
 // POST /api/match takes min_score and explain; every hit says what fixed
 // the case and how long it took.
 func TestMatchMinScoreExplainRemedy(t *testing.T) {
 	_, ts := newTestServer(t, testOptions())
-	var all, strict HitList
+	var all, strict api.HitList
 	do(t, http.DefaultClient, "POST", ts.URL+"/api/match", `{"text":"`+onCallPaste+`","top":4,"min_score":0}`, &all)
 	if len(all.Hits) != 4 || all.Hits[0].Score <= all.Hits[1].Score {
 		t.Fatalf("min_score 0: %+v", all.Hits)
@@ -31,12 +33,12 @@ func TestMatchMinScoreExplainRemedy(t *testing.T) {
 		!strings.HasPrefix(top.Remediation[0], "scaled the distributor Deployment") || top.Explain != nil {
 		t.Errorf("top hit: %+v", top)
 	}
-	var ex HitList
+	var ex api.HitList
 	do(t, http.DefaultClient, "POST", ts.URL+"/api/match", `{"text":"`+onCallPaste+`","top":1,"explain":true}`, &ex)
 	if len(ex.Hits) != 1 || ex.Hits[0].Explain == nil || len(ex.Hits[0].Explain.Parts) == 0 || ex.Hits[0].Explain.Score != ex.Hits[0].Score {
 		t.Errorf("explain: %+v", ex.Hits)
 	}
-	var e errorBody
+	var e api.ErrorBody
 	if resp := do(t, http.DefaultClient, "POST", ts.URL+"/api/match", `{"text":"x","min_score":2}`, &e); resp.StatusCode != 400 ||
 		!strings.Contains(e.Error, `"min_score" must be between 0 and 1`) {
 		t.Errorf("min_score 2: %d %q", resp.StatusCode, e.Error)
@@ -46,7 +48,7 @@ func TestMatchMinScoreExplainRemedy(t *testing.T) {
 // GET /api/cases lists the library in pages.
 func TestListCases(t *testing.T) {
 	_, ts := newTestServer(t, testOptions())
-	var page CaseList
+	var page api.CaseList
 	if resp := do(t, http.DefaultClient, "GET", ts.URL+"/api/cases?limit=3", "", &page); resp.StatusCode != 200 {
 		t.Fatalf("status %d", resp.StatusCode)
 	}
@@ -61,7 +63,7 @@ func TestListCases(t *testing.T) {
 	if len(page.Cases) != 0 || page.Cases == nil {
 		t.Errorf("past the end: %+v", page)
 	}
-	var e errorBody
+	var e api.ErrorBody
 	if resp := do(t, http.DefaultClient, "GET", ts.URL+"/api/cases?limit=0", "", &e); resp.StatusCode != 400 {
 		t.Errorf("limit 0: %d", resp.StatusCode)
 	}

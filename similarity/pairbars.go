@@ -8,7 +8,7 @@ import (
 	"sync/atomic"
 )
 
-// seeds is what an all-pairs run (AllRelated) has learnt so far that can
+// pairBars is what an all-pairs run (AllRelated) has learnt so far that can
 // start a case's search with a high bar. Case-to-case scores are symmetric
 // (the same profile on both sides, and the date prior depends only on the
 // gap), so when case i finds j among its best, the cases near i are likely
@@ -17,7 +17,7 @@ import (
 // its bar instead of the score floor. The bound holds whatever was found
 // before and in whichever order the workers ran, so the answer is the
 // exact top k however the work was split.
-type seeds struct {
+type pairBars struct {
 	ix *Index
 	// found holds each case's hits once its search is done (nil before).
 	found []atomic.Pointer[[]Hit]
@@ -25,29 +25,29 @@ type seeds struct {
 	// score so far, packed as float32 score bits << 32 | position + 1
 	// (0: none yet), so that the best is kept with one compare-and-swap.
 	partner []atomic.Uint64
-	bufs    sync.Pool // *seedBuf, a worker's scratch
+	bufs    sync.Pool // *pairBarBuf, a worker's scratch
 }
 
-// seedBuf is the scratch of one bar: the candidates' positions and scores.
-type seedBuf struct {
+// pairBarBuf is the scratch of one bar: the candidates' positions and scores.
+type pairBarBuf struct {
 	cands  []int
 	scores []float64
 }
 
-func (ix *Index) newSeeds() *seeds {
+func (ix *Index) newPairBars() *pairBars {
 	n := len(ix.cases)
-	return &seeds{ix: ix, found: make([]atomic.Pointer[[]Hit], n), partner: make([]atomic.Uint64, n)}
+	return &pairBars{ix: ix, found: make([]atomic.Pointer[[]Hit], n), partner: make([]atomic.Uint64, n)}
 }
 
 // publish records the hits of case d's search, for the searches after it.
-func (sd *seeds) publish(d int, hits []Hit) {
-	sd.found[d].Store(&hits)
+func (pb *pairBars) publish(d int, hits []Hit) {
+	pb.found[d].Store(&hits)
 	for _, h := range hits {
 		if h.Score <= 0 {
 			continue
 		}
 		key := uint64(math.Float32bits(float32(h.Score)))<<32 | uint64(d+1)
-		p := &sd.partner[h.Doc]
+		p := &pb.partner[h.Doc]
 		for old := p.Load(); key > old && !p.CompareAndSwap(old, key); old = p.Load() {
 		}
 	}
@@ -56,17 +56,17 @@ func (sd *seeds) publish(d int, hits []Hit) {
 // bar returns a lower bound of the k-th best score of case d's search s,
 // from the cases near its best partner (the partner, its hits and theirs),
 // each scored exactly; 0 when fewer than k of them are known.
-func (sd *seeds) bar(s *search, d int) float64 {
-	p := sd.partner[d].Load()
+func (pb *pairBars) bar(s *search, d int) float64 {
+	p := pb.partner[d].Load()
 	if p == 0 {
 		return 0
 	}
-	b, _ := sd.bufs.Get().(*seedBuf)
+	b, _ := pb.bufs.Get().(*pairBarBuf)
 	if b == nil {
-		b = new(seedBuf)
+		b = new(pairBarBuf)
 	}
-	defer sd.bufs.Put(b)
-	b.cands = sd.near(int(uint32(p))-1, d, b.cands[:0])
+	defer pb.bufs.Put(b)
+	b.cands = pb.near(int(uint32(p))-1, d, b.cands[:0])
 	if len(b.cands) < s.k {
 		return 0
 	}
@@ -76,7 +76,7 @@ func (sd *seeds) bar(s *search, d int) float64 {
 		if s.accept != nil && !s.accept(x) {
 			continue
 		}
-		v := sd.ix.exact(s.q, x, s.prof)
+		v := pb.ix.exact(s.q, x, s.prof)
 		if s.dated != nil {
 			v *= s.dated.factor(x)
 		}
@@ -93,15 +93,15 @@ func (sd *seeds) bar(s *search, d int) float64 {
 
 // near appends to c the partner i, its hits and their hits, each once,
 // leaving out d.
-func (sd *seeds) near(i, d int, c []int) []int {
+func (pb *pairBars) near(i, d int, c []int) []int {
 	c = append(c, i)
-	hi := sd.found[i].Load()
+	hi := pb.found[i].Load()
 	if hi == nil {
 		return c
 	}
 	for _, h := range *hi {
 		c = append(c, h.Doc)
-		if hj := sd.found[h.Doc].Load(); hj != nil {
+		if hj := pb.found[h.Doc].Load(); hj != nil {
 			for _, h2 := range *hj {
 				c = append(c, h2.Doc)
 			}

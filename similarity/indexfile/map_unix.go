@@ -1,6 +1,6 @@
 //go:build unix
 
-package similarity
+package indexfile
 
 import (
 	"fmt"
@@ -23,10 +23,10 @@ func mapFile(path string) ([]byte, error) {
 	}
 	size := info.Size()
 	if size == 0 {
-		return nil, fmt.Errorf("%w: empty file", ErrCacheCorrupt)
+		return nil, fmt.Errorf("%w: empty file", ErrCorrupt)
 	}
 	if size != int64(int(size)) {
-		return nil, fmt.Errorf("%w: file too large to map", ErrCacheCorrupt)
+		return nil, fmt.Errorf("%w: file too large to map", ErrCorrupt)
 	}
 	return syscall.Mmap(int(f.Fd()), 0, int(size), syscall.PROT_READ, syscall.MAP_PRIVATE)
 }

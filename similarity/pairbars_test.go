@@ -14,7 +14,7 @@ import (
 
 // clusteredLibrary is synthLibrary where every case has copies that differ
 // in a few words and days: the near-duplicates of scaled libraries, where
-// neighbourhoods overlap and the seeds of AllRelated matter most.
+// neighbourhoods overlap and the pair bars of AllRelated matter most.
 func clusteredLibrary(n, copies int, seed uint64) []*caselib.Case {
 	r := rand.New(rand.NewPCG(seed, 2))
 	base := synthLibrary(n, seed)
@@ -45,11 +45,12 @@ func clusteredLibrary(n, copies int, seed uint64) []*caselib.Case {
 	return cases
 }
 
-// The bar a seed gives a search is a lower bound of the k-th best score (or
-// 0), for every case in turn; on a library of near-duplicates many cases get
-// one; and AllRelated with its seeds equals a brute-force scan, ids and
-// scores, on one core and on several, with and without a score floor.
-func TestSeedsAreExact(t *testing.T) {
+// The bar the pairs found give a search is a lower bound of the k-th best
+// score (or 0), for every case in turn; on a library of near-duplicates many
+// cases get one; and AllRelated with its pair bars equals a brute-force
+// scan, ids and scores, on one core and on several, with and without a
+// score floor.
+func TestPairBarsAreExact(t *testing.T) {
 	ix, err := BuildCases(clusteredLibrary(120, 5, 21), DefaultConfig())
 	if err != nil {
 		t.Fatal(err)
@@ -63,27 +64,27 @@ func TestSeedsAreExact(t *testing.T) {
 		return h[:min(k, len(h))]
 	}
 	for _, k := range []int{1, 4, 10} {
-		sd := ix.newSeeds()
+		pb := ix.newPairBars()
 		sc := ix.getScorer()
 		var q []qterm
-		seeded := 0
+		barred := 0
 		for d := range ix.Len() {
 			s := ix.nearSearch(d, k, 0, q, ix.relPrior)
 			q = s.q
-			bar := sd.bar(&s, d)
+			bar := pb.bar(&s, d)
 			want := top(d, k, 0)
 			if bar > 0 {
-				seeded++
+				barred++
 				if len(want) < k || bar > want[k-1].Score {
-					t.Fatalf("k=%d case %s: seeded bar %v, brute force %v", k, ix.Case(d).ID, bar, scored(want))
+					t.Fatalf("k=%d case %s: pair bar %v, brute force %v", k, ix.Case(d).ID, bar, scored(want))
 				}
 			}
-			sd.publish(d, ix.run(sc, &s))
+			pb.publish(d, ix.run(sc, &s))
 		}
 		ix.putScorer(sc)
-		t.Logf("k=%d: %d of %d cases seeded", k, seeded, ix.Len())
-		if seeded < ix.Len()/5 {
-			t.Errorf("k=%d: only %d of %d cases seeded", k, seeded, ix.Len())
+		t.Logf("k=%d: %d of %d cases started from a pair bar", k, barred, ix.Len())
+		if barred < ix.Len()/5 {
+			t.Errorf("k=%d: only %d of %d cases started from a pair bar", k, barred, ix.Len())
 		}
 	}
 	defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(0))
@@ -94,7 +95,7 @@ func TestSeedsAreExact(t *testing.T) {
 				all := ix.AllRelated(k, minScore, nil)
 				for d := range ix.Len() {
 					if got, want := scored(all[d]), scored(top(d, k, minScore)); got != want {
-						t.Fatalf("procs=%d k=%d min=%v case %s: seeded %v, brute force %v", procs, k, minScore, ix.Case(d).ID, got, want)
+						t.Fatalf("procs=%d k=%d min=%v case %s: with pair bars %v, brute force %v", procs, k, minScore, ix.Case(d).ID, got, want)
 					}
 				}
 			}
@@ -102,20 +103,20 @@ func TestSeedsAreExact(t *testing.T) {
 	}
 }
 
-// Seeds change no answer on a library without near-duplicates either:
+// Pair bars change no answer on a library without near-duplicates either:
 // AllRelated with and without them agree.
-func TestSeedsChangeNothing(t *testing.T) {
+func TestPairBarsChangeNothing(t *testing.T) {
+	t.Parallel()
 	ix, err := BuildCases(synthLibrary(800, 3), DefaultConfig())
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer func() { seeding = true }()
-	seeding = false
+	ix.opts.noPairBars = true
 	without := ix.AllRelated(10, 0, nil)
-	seeding = true
+	ix.opts.noPairBars = false
 	with := ix.AllRelated(10, 0, nil)
 	if !slices.EqualFunc(with, without, func(a, b []Hit) bool { return scored(a) == scored(b) }) {
-		t.Fatal("AllRelated differs with seeds")
+		t.Fatal("AllRelated differs with pair bars")
 	}
 }
 
@@ -129,6 +130,7 @@ const maxCaseNorm = 1 + 1e-5
 // umax their largest) and at most 1; the largest is close to 1, so the
 // bound could not be any tighter.
 func TestCaseNormsAreBounded(t *testing.T) {
+	t.Parallel()
 	cfgs := map[string]func(*Config){
 		"default":  func(*Config) {},
 		"no lift":  func(c *Config) { c.TagLift = false },

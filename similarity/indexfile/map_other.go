@@ -1,6 +1,6 @@
 //go:build !unix
 
-package similarity
+package indexfile
 
 import "os"
 

@@ -1,0 +1,63 @@
+package similarity
+
+// searchOptions are the switches of the searches that tests turn, per
+// index, to check that a shortcut changes no answer (block-max against
+// term-at-a-time, split against whole, with and without each bar) or to
+// cross many windows on a small library. The zero value is what the engine
+// runs; nothing outside the tests sets them.
+type searchOptions struct {
+	// windowSize is the number of cases a block-max window spans, a
+	// multiple of 64 (0: defaultWindow).
+	windowSize int
+	// blocks says whether a search takes the block-max traversal (nil:
+	// pasteBlocks).
+	blocks func(s *search) bool
+	// parallelMin is the library size from which one search is split over
+	// the cores by ranges of cases (0: defaultParallelMin).
+	parallelMin int
+	// noProbeBar turns probeBar off for pastes.
+	noProbeBar bool
+	// noPairBars makes AllRelated start each search without a bar from the
+	// pairs already found (pairBars).
+	noPairBars bool
+	// noNeighbourBar turns neighbourBar off in the second stage of match.
+	noNeighbourBar bool
+	// maxUndatedPairs bounds the pairs an organisation's undated cases make
+	// with all its cases, for the same-event evidence (0:
+	// defaultMaxUndatedPairs).
+	maxUndatedPairs int
+}
+
+const (
+	// defaultWindow is the number of cases a block-max window spans.
+	defaultWindow = 1024
+	// defaultParallelMin is the library size from which one search is split
+	// over the cores: below it, starting goroutines costs more than it
+	// saves.
+	defaultParallelMin = 20000
+	// defaultMaxUndatedPairs: past it, undated cases get no organisation
+	// evidence, so that a large undated library does not cost a search over
+	// every pair.
+	defaultMaxUndatedPairs = 4 << 20
+)
+
+func (o *searchOptions) window() int { return cmpOr(o.windowSize, defaultWindow) }
+
+func (o *searchOptions) splitMin() int { return cmpOr(o.parallelMin, defaultParallelMin) }
+
+func (o *searchOptions) undatedPairs() int { return cmpOr(o.maxUndatedPairs, defaultMaxUndatedPairs) }
+
+func (o *searchOptions) useBlocks(s *search) bool {
+	if o.blocks != nil {
+		return o.blocks(s)
+	}
+	return pasteBlocks(s)
+}
+
+// cmpOr returns v, or def when v is 0.
+func cmpOr(v, def int) int {
+	if v == 0 {
+		return def
+	}
+	return v
+}
