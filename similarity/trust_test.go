@@ -133,3 +133,44 @@ func TestOrgCapVariesTheTop(t *testing.T) {
 		t.Errorf("paste naming Cloudflare: %d of its records in the top %d (%v); want the cap lifted", cf, OrgCapTop, ids)
 	}
 }
+
+// When the first pass holds nothing but one organisation's records, the
+// cap looks further: other organisations' cases that share less with the
+// paste still fill the top five's last places.
+func TestOrgCapLooksBeyondTheFirstHits(t *testing.T) {
+	mk := func(id, org, title string) *caselib.Case {
+		c := &caselib.Case{ID: id, Org: org}
+		c.Title.EN = title
+		c.Summary.EN = title + "."
+		return c
+	}
+	var cases []*caselib.Case
+	for i := range 30 {
+		cases = append(cases, mk(fmt.Sprintf("CF%02d", i), "Cloudflare", fmt.Sprintf("Increased 522 errors at the edge in colo %d", i)))
+	}
+	cases = append(cases, mk("GH1", "GitHub", "Webhooks returned 522"), mk("PM1", "Acme", "Origin 522 after a deploy"))
+	for i := range 40 {
+		cases = append(cases, mk(fmt.Sprintf("F%02d", i), fmt.Sprintf("Org %d", i), fmt.Sprintf("Filler notice about service %d", i)))
+	}
+	ix, err := BuildCases(cases, DefaultConfig())
+	if err != nil {
+		t.Fatal(err)
+	}
+	res := ix.Match(Query{Text: "increased 522 errors at the edge", K: 5})
+	cf := 0
+	var ids []string
+	for _, h := range res.Hits {
+		ids = append(ids, h.ID)
+		if strings.HasPrefix(h.ID, "CF") {
+			cf++
+		}
+	}
+	if cf > 3 || len(ids) != 5 {
+		t.Errorf("top 5 = %v: want five hits, at most 3 of Cloudflare's", ids)
+	}
+	for _, h := range res.Hits {
+		if h.Score <= 0 || h.Score > 1 {
+			t.Errorf("%s scores %v, want a score in (0, 1]", h.ID, h.Score)
+		}
+	}
+}
