@@ -214,7 +214,7 @@ func (ix *Index) Match(q Query) *Result {
 		hits = slices.DeleteFunc(hits, func(h Hit) bool { return h.Score < q.MinScore })
 	} else {
 		hits = slices.DeleteFunc(hits, func(h Hit) bool { return h.Score < q.MinScore || h.Score <= 0 })
-		hits = ix.capOrgs(res, hits, q.Text, q.MinScore, accept)
+		hits = ix.capOrgs(hits, q.Text)
 	}
 	if len(hits) > k {
 		hits = hits[:k]
@@ -302,17 +302,6 @@ func (ix *Index) expand(res *Result, first []Hit, k, pool int, accept func(int) 
 	}
 	sortHits(out)
 	return out
-}
-
-// secondStage returns the score the second stage of res gives hit h, from
-// its first-pass score h.First: what expand gives a case it finds.
-func (ix *Index) secondStage(res *Result, h Hit) float64 {
-	e := res.ExpandWeight
-	if e == 0 || len(res.Expanded) == 0 {
-		return h.First
-	}
-	sim := ix.exact(ix.caseQuery(res.Expanded[0], ix.exp, nil), h.Doc, ix.exp)
-	return min(max((1-e)*h.First+e*res.ExpandedWeight[0]*sim, 0), 1)
 }
 
 // expandWeight returns the weight e of the second stage for a first pass
