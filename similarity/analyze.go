@@ -255,10 +255,8 @@ func (lv *localVocab) analyze(an *tokenize.Analyzer, d *Document, doc int, scrat
 					lv.seen = append(lv.seen, id)
 				}
 				lv.counts[id]++
-				if t.Kind != tokenize.KindBigram {
-					n++ // a phrase repeats its words: the length counts words
-				}
 			}
+			n += len(terms)
 			*scratch = terms
 		}
 		a.length[v] = int32(n)

@@ -45,38 +45,6 @@ type Config struct {
 	// Analyzer configures tokenization of case text and pastes alike.
 	Analyzer tokenize.Options
 
-	// Phrases is the weight of a phrase term — two adjacent content words,
-	// "split brain", emitted when Analyzer.Bigrams is on — against a word's:
-	// a phrase weighs Phrases·idf·(1 + ln tf) in case vectors and
-	// Phrases·idf in a paste, so that two cases sharing "retry storm" have
-	// one more piece of evidence than two cases sharing "retry" and
-	// "storm" apart. Phrases no other case has (document frequency below
-	// PhraseMinDF) are left out of every vector: they can tell no two cases
-	// together and would only lengthen the case's norm. 0 leaves phrases
-	// out even when the analyzer emits them.
-	Phrases float64
-
-	// PhraseMinDF is the number of cases a phrase must occur in to count
-	// (see Phrases).
-	PhraseMinDF int
-
-	// PhraseNoNorm (experiment) leaves phrases out of the view norms.
-	PhraseNoNorm bool
-
-	// PhraseShare (experiment), in [0, 1): a text view's phrases are
-	// scaled so that they hold this share of its squared norm, so two
-	// cases' view score is (1−μ)·cos(words) + μ·cos(phrases) (sequential
-	// dependence, Metzler & Croft 2005). 0: Phrases multiplies instead.
-	PhraseShare float64
-
-	// PhraseCap (experiment) keeps only a case's PhraseCap heaviest
-	// phrases per view (0: all).
-	PhraseCap int
-
-	// PhraseWordShare (experiment): a phrase counts only when each of its
-	// words is in at most this share of the cases (0: any).
-	PhraseWordShare float64
-
 	// Group: Case vectors: relate, dupes and the second stage of match score cases
 	// against each other with these.
 

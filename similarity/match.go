@@ -87,15 +87,7 @@ func (ix *Index) analyzePaste(text string) paste {
 	weight := make(map[string]float64, len(tf)) // analyzed term → its weight
 	for term, c := range tf {
 		w := 1 + math.Log(float64(c))
-		canon := ix.canonOf(term)
-		if isPhrase(term) {
-			// A phrase is more evidence for its words, not a word of
-			// its own: one no case can share adds nothing to the paste.
-			if canon == 0 || ix.termWeight(canon-1) == 0 {
-				continue
-			}
-			w = ix.termWeight(canon-1) * float64(ix.idf[canon-1])
-		} else if canon == 0 {
+		if canon := ix.canonOf(term); canon == 0 {
 			w *= idf(n, 0)
 		} else {
 			w *= float64(ix.idf[canon-1])

@@ -4,8 +4,6 @@ import (
 	"cmp"
 	"slices"
 	"strings"
-
-	"github.com/caselink/caselink/tokenize"
 )
 
 // tagRule infers one tag from pasted text: the tag is inferred when every
@@ -28,7 +26,7 @@ func (ix *Index) buildTagRules() {
 		value := tag[strings.IndexByte(tag, ':')+1:]
 		var words []string
 		for _, t := range ix.an.Analyze(strings.ReplaceAll(value, "-", " ")) {
-			if t.Kind != tokenize.KindBigram && !slices.Contains(words, t.Text) {
+			if !slices.Contains(words, t.Text) {
 				words = append(words, t.Text)
 			}
 		}

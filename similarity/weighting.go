@@ -144,47 +144,17 @@ func (ix *Index) kindOf(c uint32) int {
 	return -1
 }
 
-// termWeight returns what canonical term c's idf is multiplied by in the
-// vectors: its kind's weight for a tag (Config.TagKinds), Config.Phrases
-// for a phrase that enough cases share (0 for one that too few do), 1 for
-// a word. A term weighted 0 is left out of the vectors.
-func (ix *Index) termWeight(c uint32) float64 {
-	t := ix.voc.terms[ix.craw[c]]
-	switch {
-	case strings.HasPrefix(t, tagPrefix):
-		if k := tagKind(t[len(tagPrefix):]); k >= 0 {
-			return ix.cfg.TagKinds[k]
-		}
-	case isPhrase(t):
-		if int(ix.df[c]) < ix.cfg.PhraseMinDF {
-			return 0
-		}
-		if sh := ix.cfg.PhraseWordShare; sh > 0 {
-			a, b, _ := strings.Cut(t, " ")
-			for _, w := range []string{a, b} {
-				if r, ok := ix.voc.ids[w]; ok && ix.canon[r] > 0 && float64(ix.df[ix.canon[r]-1]) > sh*float64(len(ix.docs)) {
-					return 0
-				}
-			}
-		}
-		return ix.cfg.Phrases
-	}
-	return 1
-}
-
-// isPhrase reports whether an analyzed term is a phrase, two words ("split
-// brain"): the analyzer's only terms with a space (synonym canonicals are
-// single words, tokenize's synonyms.txt).
-func isPhrase(t string) bool { return strings.IndexByte(t, ' ') >= 0 }
-
 // caseVectors lays out the case vectors (vstart, vkey) and returns their raw
 // weights, tags weighted by Config.TagKinds; tags of a kind weighted 0 are
 // left out of the vectors.
 func (ix *Index) caseVectors() weighting {
 	n := len(ix.docs)
-	termWeight := make([]float32, len(ix.craw))
+	tagWeight := make([]float32, len(ix.craw))
 	for c := range ix.craw {
-		termWeight[c] = float32(ix.termWeight(uint32(c)))
+		tagWeight[c] = 1
+		if k := ix.kindOf(uint32(c)); k >= 0 {
+			tagWeight[c] = float32(ix.cfg.TagKinds[k])
+		}
 	}
 	ix.vstart = make([]int, n+1)
 	for i := range ix.docs {
@@ -212,7 +182,7 @@ func (ix *Index) caseVectors() weighting {
 	par.For(n, 256, func(w, lo, hi int) {
 		for i := lo; i < hi; i++ {
 			ents[w] = ix.docs[i].unpack(ents[w][:0])
-			packs[w] = ix.weighDoc(i, ents[w], termWeight, wt.raw, &wt.norms[i], packs[w][:0])
+			packs[w] = ix.weighDoc(i, ents[w], tagWeight, wt.raw, &wt.norms[i], packs[w][:0])
 			used[i] = len(packs[w])
 		}
 	})
@@ -222,67 +192,20 @@ func (ix *Index) caseVectors() weighting {
 
 // weighDoc writes case i's raw weights (of its entries ents) into vkey and
 // raw in key order and returns each view's norm in norms.
-func (ix *Index) weighDoc(i int, ents []entry, termWeight, raw []float32, norms *[NumViews]float64, pack []uint64) []uint64 {
-	var pscale [NumViews]float64
-	var pbar [NumViews]float64 // with PhraseCap, the lightest phrase weight kept per view
-	if ix.cfg.PhraseCap > 0 {
-		var ws [NumViews][]float64
-		for _, e := range ents {
-			c := ix.canon[e.raw()] - 1
-			if v := e.view(); v != Tags && termWeight[c] != 0 && isPhrase(ix.voc.terms[ix.craw[c]]) {
-				ws[v] = append(ws[v], float64(ix.idf[c])*(1+math.Log(float64(e.tf()))))
-			}
-		}
-		for v := range ws {
-			if len(ws[v]) > ix.cfg.PhraseCap {
-				slices.Sort(ws[v])
-				pbar[v] = ws[v][len(ws[v])-ix.cfg.PhraseCap]
-			}
-		}
-	}
-	if mu := ix.cfg.PhraseShare; mu > 0 {
-		var nw, np [NumViews]float64
-		for _, e := range ents {
-			c := ix.canon[e.raw()] - 1
-			v := e.view()
-			w := float64(ix.idf[c]) * float64(termWeight[c])
-			if w == 0 || v == Tags {
-				continue
-			}
-			w *= 1 + math.Log(float64(e.tf()))
-			if isPhrase(ix.voc.terms[ix.craw[c]]) {
-				np[v] += w * w
-			} else {
-				nw[v] += w * w
-			}
-		}
-		for v := range pscale {
-			if np[v] > 0 && nw[v] > 0 {
-				pscale[v] = math.Sqrt(nw[v]/np[v]) * math.Sqrt(mu/(1-mu))
-			}
-		}
-	}
+func (ix *Index) weighDoc(i int, ents []entry, tagWeight, raw []float32, norms *[NumViews]float64, pack []uint64) []uint64 {
 	for _, e := range ents {
 		c := ix.canon[e.raw()] - 1
 		v := e.view()
-		w := float64(ix.idf[c]) * float64(termWeight[c])
-		if w == 0 {
-			continue
-		}
-		if v != Tags {
-			w *= 1 + math.Log(float64(e.tf()))
-			if pbar[v] > 0 && isPhrase(ix.voc.terms[ix.craw[c]]) && float64(ix.idf[c])*(1+math.Log(float64(e.tf()))) < pbar[v] {
+		w := float64(ix.idf[c])
+		if v == Tags {
+			w *= float64(tagWeight[c])
+			if w == 0 {
 				continue
 			}
-			if ix.cfg.PhraseShare > 0 && isPhrase(ix.voc.terms[ix.craw[c]]) {
-				if w *= pscale[v]; w == 0 {
-					continue
-				}
-			}
+		} else {
+			w *= 1 + math.Log(float64(e.tf()))
 		}
-		if !(ix.cfg.PhraseNoNorm && v != Tags && isPhrase(ix.voc.terms[ix.craw[c]])) {
-			norms[v] += w * w
-		}
+		norms[v] += w * w
 		pack = append(pack, uint64(ix.key(c, v))<<32|uint64(math.Float32bits(float32(w))))
 	}
 	for v := range norms {

@@ -162,8 +162,6 @@ type Options struct {
 	// and its file name whole: https://status.example.com/incidents/dns-outage
 	// → incid, dns, outag beside the host. Default true.
 	URLWords bool
-	// FileStems (experiment) emits a file name's stem whole.
-	FileStems bool
 	// AlertCodes cuts a status code out of an alert name ("Edge429RatioHigh"
 	// → edge, 429, 4xx, ratio, high). Default false: measured, a code the
 	// paste already names in a label then counts twice and pulls in any
@@ -550,12 +548,6 @@ func (a *Analyzer) splitParts(sc *scratch, ti *tokInfo, s string, idx int) split
 	}
 	if a.opts.Files {
 		if f := fileName(s); f != "" && len(f) <= a.opts.MaxTokenBytes {
-			t, _ := a.normalize(f)
-			sc.units = append(sc.units, unit{text: t, tok: idx, emit: true})
-		}
-	}
-	if a.opts.FileStems {
-		if f := fileStem(s); f != "" && len(f) <= a.opts.MaxTokenBytes {
 			t, _ := a.normalize(f)
 			sc.units = append(sc.units, unit{text: t, tok: idx, emit: true})
 		}

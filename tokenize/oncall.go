@@ -332,21 +332,6 @@ func fileName(s string) string {
 	return f
 }
 
-// fileStem returns the name before the extension of a token's file name,
-// with or without a path ("src/DFSClient.java", "DFSClient.java" →
-// "DFSClient"), when it has a letter; else "".
-func fileStem(s string) string {
-	f := s[strings.LastIndexByte(s, '/')+1:]
-	if !hasExtension(f) {
-		return ""
-	}
-	st := f[:strings.LastIndexByte(f, '.')]
-	if !hasLetterAt(st) || strings.ContainsAny(st, "./") {
-		return ""
-	}
-	return st
-}
-
 // className returns the last dotted segment of a qualified exception or
 // class name when it is CamelCase ("sqlalchemy.exc.ProgrammingError" →
 // "ProgrammingError", "java.lang.OutOfMemoryError" → "OutOfMemoryError"),
