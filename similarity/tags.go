@@ -4,6 +4,8 @@ import (
 	"cmp"
 	"slices"
 	"strings"
+
+	"github.com/caselink/caselink/tokenize"
 )
 
 // tagRule infers one tag from pasted text: the tag is inferred when every
@@ -14,7 +16,10 @@ type tagRule struct {
 }
 
 // buildTagRules derives inference rules from the tags in use: the value of
-// "symptom:oom-killed" gives the words "oom" and "kill".
+// "symptom:oom-killed" gives the words "oom" and "kill". A rule asks for
+// words only, never for a phrase (the analyzer's Bigrams): "OOMKilled" in a
+// paste gives oom and kill but not the phrase "oom kill", and a rule that
+// asked for it would infer nothing whenever bigrams are on.
 func (ix *Index) buildTagRules() {
 	ix.tagRules = make(map[string][]tagRule)
 	for c, r := range ix.craw {
@@ -26,7 +31,7 @@ func (ix *Index) buildTagRules() {
 		value := tag[strings.IndexByte(tag, ':')+1:]
 		var words []string
 		for _, t := range ix.an.Analyze(strings.ReplaceAll(value, "-", " ")) {
-			if !slices.Contains(words, t.Text) {
+			if t.Kind != tokenize.KindBigram && !slices.Contains(words, t.Text) {
 				words = append(words, t.Text)
 			}
 		}
