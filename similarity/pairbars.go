@@ -14,7 +14,9 @@ import (
 // gap), so when case i finds j among its best, the cases near i are likely
 // near j too: j's search first scores those exactly, and the k-th best of
 // them is a lower bound of j's k-th best, which the search starts with as
-// its bar instead of the score floor. The bound holds whatever was found
+// its bar instead of the score floor. A case that no search has found yet
+// takes its bar from the cases sharing its rarest terms instead, its likely
+// near-duplicates (rareNear). The bound holds whatever was found
 // before and in whichever order the workers ran, so the answer is the
 // exact top k however the work was split.
 type pairBars struct {
@@ -124,9 +126,10 @@ func (pb *pairBars) near(i, d int, c []int) []int {
 
 // Bounds of rareNear's look-up: it reads whole postings, shortest first,
 // while it has fewer than rareCands candidates, and none longer than
-// rarePostings. Scoring a candidate exactly costs about as much as a search
-// spends on a few hundred postings, so the look-up stays a small part of
-// the search it saves.
+// rarePostings. A candidate's exact score is a merge of two vectors of
+// some fifty terms, far less than the thousands of postings a search from
+// the score floor reads at 100,000 cases and more, so the look-up stays a
+// small part of the search it shortens (eval/notes/relate-million.md).
 const (
 	rareCands    = 64
 	rarePostings = 4096
