@@ -14,7 +14,9 @@ import (
 // gap), so when case i finds j among its best, the cases near i are likely
 // near j too: j's search first scores those exactly, and the k-th best of
 // them is a lower bound of j's k-th best, which the search starts with as
-// its bar instead of the score floor. The bound holds whatever was found
+// its bar instead of the score floor. A case that no search has found yet
+// takes its bar from the cases sharing its rarest terms instead, its likely
+// near-duplicates (rareNear). The bound holds whatever was found
 // before and in whichever order the workers ran, so the answer is the
 // exact top k however the work was split.
 type pairBars struct {
@@ -28,10 +30,12 @@ type pairBars struct {
 	bufs    sync.Pool // *pairBarBuf, a worker's scratch
 }
 
-// pairBarBuf is the scratch of one bar: the candidates' positions and scores.
+// pairBarBuf is the scratch of one bar: the candidates' positions and
+// scores, and the keys rareNear reads.
 type pairBarBuf struct {
 	cands  []int
 	scores []float64
+	keys   []qterm
 }
 
 func (ix *Index) newPairBars() *pairBars {
@@ -55,18 +59,26 @@ func (pb *pairBars) publish(d int, hits []Hit) {
 
 // bar returns a lower bound of the k-th best score of case d's search s,
 // from the cases near its best partner (the partner, its hits and theirs),
-// each scored exactly; 0 when fewer than k of them are known.
+// or, when no search before found d, from the cases that share its rarest
+// terms (rareNear), each scored exactly; 0 when fewer than k of them are
+// known.
 func (pb *pairBars) bar(s *search, d int) float64 {
-	p := pb.partner[d].Load()
-	if p == 0 {
-		return 0
-	}
 	b, _ := pb.bufs.Get().(*pairBarBuf)
 	if b == nil {
 		b = new(pairBarBuf)
 	}
 	defer pb.bufs.Put(b)
-	b.cands = pb.near(int(uint32(p))-1, d, b.cands[:0])
+	if p := pb.partner[d].Load(); p != 0 {
+		b.cands = pb.near(int(uint32(p))-1, d, b.cands[:0])
+	} else {
+		b.keys, b.cands = pb.rareNear(s, d, b.keys[:0], b.cands[:0])
+	}
+	return pb.kth(s, b)
+}
+
+// kth returns the k-th best exact score of s among b's candidates (distinct
+// cases), lowered by a margin; 0 when fewer than k of them are accepted.
+func (pb *pairBars) kth(s *search, b *pairBarBuf) float64 {
 	if len(b.cands) < s.k {
 		return 0
 	}
@@ -110,4 +122,41 @@ func (pb *pairBars) near(i, d int, c []int) []int {
 	slices.Sort(c)
 	c = slices.Compact(c)
 	return slices.DeleteFunc(c, func(x int) bool { return x == d })
+}
+
+// Bounds of rareNear's look-up: it reads whole postings, shortest first,
+// while it has fewer than rareCands candidates, and none longer than
+// rarePostings. A candidate's exact score is a merge of two vectors of
+// some fifty terms, far less than the thousands of postings a search from
+// the score floor reads at 100,000 cases and more, so the look-up stays a
+// small part of the search it shortens (eval/notes/relate-million.md).
+const (
+	rareCands    = 64
+	rarePostings = 4096
+)
+
+// rareNear appends to c the cases in the shortest postings of s's terms
+// (those most likely to hold d's near-duplicates), each once, leaving out
+// d: the candidates of a case no search has found yet. keys is scratch.
+func (pb *pairBars) rareNear(s *search, d int, keys []qterm, c []int) ([]qterm, []int) {
+	ix := pb.ix
+	length := func(t qterm) int { return ix.pstart[t.key+1] - ix.pstart[t.key] }
+	keys = append(keys, s.q...)
+	slices.SortFunc(keys, func(a, b qterm) int {
+		if c := cmp.Compare(length(a), length(b)); c != 0 {
+			return c
+		}
+		return cmp.Compare(a.key, b.key)
+	})
+	for _, t := range keys {
+		if len(c) >= rareCands || length(t) > rarePostings {
+			break
+		}
+		for _, x := range ix.pdoc[ix.pstart[t.key]:ix.pstart[t.key+1]] {
+			c = append(c, int(x))
+		}
+		slices.Sort(c)
+		c = slices.Compact(c)
+	}
+	return keys, slices.DeleteFunc(c, func(x int) bool { return x == d })
 }

@@ -164,3 +164,35 @@ func TestCaseNormsAreBounded(t *testing.T) {
 		}
 	}
 }
+
+// A case no search has found yet starts from the cases sharing its rarest
+// terms: that bar too is at most the brute-force k-th best score, and on a
+// library of near-duplicates most cases get one.
+func TestRareTermBarsAreExact(t *testing.T) {
+	t.Parallel()
+	ix, err := BuildCases(clusteredLibrary(150, 4, 33), DefaultConfig())
+	if err != nil {
+		t.Fatal(err)
+	}
+	pb := ix.newPairBars() // nothing published: every bar is a rare-term bar
+	var q []qterm
+	for _, k := range []int{1, 3, 10} {
+		barred := 0
+		for d := range ix.Len() {
+			s := ix.nearSearch(d, k, 0, q, ix.relPrior)
+			q = s.q
+			bar := pb.bar(&s, d)
+			if bar == 0 {
+				continue
+			}
+			barred++
+			if want := bruteRelated(ix, d, k, 0); len(want) < k || bar > want[k-1].Score {
+				t.Fatalf("k=%d case %s: rare-term bar %v, brute force %v", k, ix.Case(d).ID, bar, scored(want))
+			}
+		}
+		t.Logf("k=%d: %d of %d cases got a rare-term bar", k, barred, ix.Len())
+		if barred < ix.Len()/2 {
+			t.Errorf("k=%d: only %d of %d cases got a rare-term bar", k, barred, ix.Len())
+		}
+	}
+}
