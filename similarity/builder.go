@@ -138,3 +138,35 @@ func (b *Builder) Index(load func(i int) (*caselib.Case, error)) (*Index, [32]by
 	ix.reweigh()
 	return ix, sum, nil
 }
+
+// Summer takes the [DocsSum] of a library's cases given one at a time, in
+// library order, holding at most one part of them: what the cache key of a
+// library read as a stream is computed from, before deciding to index it.
+type Summer struct {
+	part []*caselib.Case
+	sums [][32]byte
+	n    int
+}
+
+// Add adds the next case.
+func (s *Summer) Add(c *caselib.Case) {
+	s.part = append(s.part, c)
+	s.n++
+	if len(s.part) == docsSumPart {
+		s.flush()
+	}
+}
+
+func (s *Summer) flush() {
+	if len(s.part) > 0 {
+		s.sums = append(s.sums, hashDocs(Documents(s.part)))
+		clear(s.part)
+		s.part = s.part[:0]
+	}
+}
+
+// Sum returns the DocsSum of the documents of the cases added.
+func (s *Summer) Sum() [32]byte {
+	s.flush()
+	return sumOfParts(s.n, s.sums)
+}

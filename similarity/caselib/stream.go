@@ -74,3 +74,13 @@ func (s *streamed) location(id string) (Location, bool) {
 	sp := s.spans[i]
 	return Location{File: s.files[sp.File], Line: int(sp.Line)}, true
 }
+
+// Holds reports whether the library has a case of that id (a library
+// loaded by Stream too).
+func (l *Library) Holds(id string) bool {
+	if l.stream != nil {
+		_, ok := l.stream.pos[id]
+		return ok
+	}
+	return l.byID[id] != nil
+}
