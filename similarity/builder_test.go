@@ -2,6 +2,8 @@ package similarity
 
 import (
 	"bytes"
+	"encoding/json"
+	"errors"
 	"os"
 	"path/filepath"
 	"runtime"
@@ -107,4 +109,104 @@ func TestBuilderRefusesRepeatedID(t *testing.T) {
 	if _, _, err := b.Index(nil); err == nil {
 		t.Error("a Builder that failed gave an index")
 	}
+}
+
+// BenchmarkLoadIndexMemory compares the two ways of indexing a library of
+// files: loading it whole and building (whole), and reading it as a
+// stream into a Builder (stream). It reports the most heap in use from the
+// start of the load to the index (peak-MB, sampled every few
+// milliseconds) and the heap kept once built (kept-MB: the index, and for
+// whole the library it holds). The synthetic libraries are written to a
+// JSON Lines file first.
+func BenchmarkLoadIndexMemory(b *testing.B) {
+	family(b, func(b *testing.B, c corpus) {
+		path := c.path
+		if c.synth > 0 {
+			path = writeSynth(b, synthLibrary(c.synth, 1))
+		} else {
+			c.cases(b) // skips when absent
+		}
+		if c.n > 0 {
+			b.Skip("a part of a file: no file to stream")
+		}
+		for _, way := range []string{"whole", "stream"} {
+			b.Run(way, func(b *testing.B) {
+				before := liveHeap()
+				var ix *Index
+				var lib *caselib.Library
+				var peak uint64
+				for range b.N {
+					ix, lib = nil, nil
+					stop := samplePeak(&peak)
+					ix, lib = loadIndex(b, path, way == "stream")
+					stop()
+				}
+				b.StopTimer()
+				kept := float64(liveHeap()) - float64(before)
+				b.ReportMetric(kept/(1<<20), "kept-MB")
+				b.ReportMetric(float64(peak)/(1<<20), "peak-MB")
+				runtime.KeepAlive(ix)
+				runtime.KeepAlive(lib)
+			})
+		}
+	})
+}
+
+// loadIndex indexes the library of path, loaded whole or as a stream.
+func loadIndex(b *testing.B, path string, stream bool) (*Index, *caselib.Library) {
+	opts := caselib.LoadOptions{Lenient: true}
+	if !stream {
+		lib, err := caselib.Load([]string{path}, opts)
+		if err != nil {
+			b.Fatal(err)
+		}
+		ix, err := BuildCases(lib.Cases, DefaultConfig())
+		if err != nil {
+			b.Fatal(err)
+		}
+		return ix, lib
+	}
+	bl, err := NewBuilder(DefaultConfig(), nil)
+	if err != nil {
+		b.Fatal(err)
+	}
+	lib, err := caselib.Stream([]string{path}, opts, bl.Add)
+	if err != nil {
+		b.Fatal(err)
+	}
+	ix, _, err := bl.Index(func(int) (*caselib.Case, error) { return nil, errors.New("not read here") })
+	if err != nil {
+		b.Fatal(err)
+	}
+	return ix, lib
+}
+
+// writeSynth writes cases to a JSON Lines file, with the fields
+// synthLibrary sets.
+func writeSynth(b *testing.B, cases []*caselib.Case) string {
+	type line struct {
+		ID          string   `json:"id"`
+		Date        string   `json:"date,omitempty"`
+		Title       string   `json:"title"`
+		Summary     string   `json:"summary,omitempty"`
+		Remediation []string `json:"remediation,omitempty"`
+		Domain      []string `json:"domain,omitempty"`
+		Symptoms    []string `json:"symptoms,omitempty"`
+	}
+	var buf bytes.Buffer
+	enc := json.NewEncoder(&buf)
+	for _, c := range cases {
+		l := line{ID: c.ID, Date: c.Date, Title: c.Title.EN, Summary: c.Summary.EN, Domain: c.Domain, Symptoms: c.Symptoms}
+		for _, r := range c.Remediation {
+			l.Remediation = append(l.Remediation, r.EN)
+		}
+		if err := enc.Encode(l); err != nil {
+			b.Fatal(err)
+		}
+	}
+	path := filepath.Join(b.TempDir(), "synth.jsonl")
+	if err := os.WriteFile(path, buf.Bytes(), 0o644); err != nil {
+		b.Fatal(err)
+	}
+	return path
 }

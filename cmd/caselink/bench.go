@@ -29,6 +29,8 @@ titles of 200 cases spread over the library) one at a time, --repeat times, and 
 computes the top 10 of every case. Prints each phase's time, the number of pastes times the
 repeats, match latency percentiles over every answer and the
 process's peak memory, so caselink can be compared with other engines on the same machine.
+A library of files is read as a stream and indexed as it is read, never held whole: "load"
+is then the reading and analysis of every case, "index" the weighing that follows.
 
 Example:
    caselink bench --cases cases-100k.jsonl --queries pastes.jsonl --relate`,
