@@ -32,6 +32,7 @@ type Builder struct {
 	batch    []*caselib.Case
 	sums     [][32]byte // DocsSum's part sums
 	n        int
+	entries  int // the entries analyzed so far
 
 	org, date, dom strBuilder
 	domStart       []uint32
@@ -111,13 +112,22 @@ func (b *Builder) flush() {
 	}
 	docs := Documents(b.batch)
 	b.sums = append(b.sums, hashDocs(docs))
+	base := len(b.analysis.out)
 	b.analysis.add(len(docs), func(i int) *Document { return &docs[i] }, nil)
+	for _, a := range b.analysis.out[base:] {
+		b.entries += int(a.n)
+	}
 	clear(b.batch)
 	b.batch = b.batch[:0]
 }
 
 // Len returns the number of cases added so far.
 func (b *Builder) Len() int { return b.n }
+
+// Entries returns the number of (term, view) entries of the cases analyzed
+// so far (those of the last batch count once Index analyzes them): each is
+// a posting of the index, and what weighing them holds grows with them.
+func (b *Builder) Entries() int { return b.entries }
 
 // Index weighs the cases added and returns their index, and the [DocsSum]
 // of their documents (what [CacheKeyOf] keys its cache file by). The index

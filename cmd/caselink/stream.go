@@ -3,6 +3,7 @@ package main
 import (
 	"errors"
 	"os"
+	"runtime/debug"
 	"strings"
 	"time"
 
@@ -129,7 +130,7 @@ func (e *env) streamIndexed(c *cli.Context, cfg similarity.Config) (r cached, no
 	}
 	e.warnLinks(curate.CheckLinks(linked, holder(lib)))
 	rd := &caseReader{st: st}
-	ix, sum, err := b.Index(rd.read)
+	ix, sum, err := weigh(b, rd.read)
 	if err != nil {
 		return r, "", false, usageError{err}
 	}
@@ -157,4 +158,27 @@ func holder(lib *caselib.Library) func(id string) *caselib.Case {
 		}
 		return nil
 	}
+}
+
+// heapPerEntry and heapFloor make the soft memory limit weigh sets (bytes
+// per entry of the library, and a floor): over what the index and its
+// weighing hold at their most (about 40 bytes an entry, measured at 100,000
+// and 1,000,000 cases), with room for the collector, so that it bounds the
+// garbage the collector's pacing lets pile up (which doubled the peak) and
+// not the work. Figures in eval/notes/memory-million.md.
+const (
+	heapPerEntry = 52
+	heapFloor    = 64 << 20
+)
+
+// weigh is b.Index under a soft memory limit (debug.SetMemoryLimit) sized
+// from the entries analyzed, unless GOMEMLIMIT sets one: the collector then
+// runs more often near the limit instead of letting the heap grow to twice
+// what is live. The limit in force before is restored after.
+func weigh(b *similarity.Builder, load func(int) (*caselib.Case, error)) (*similarity.Index, [32]byte, error) {
+	if os.Getenv("GOMEMLIMIT") == "" {
+		prev := debug.SetMemoryLimit(int64(b.Entries())*heapPerEntry + heapFloor)
+		defer debug.SetMemoryLimit(prev)
+	}
+	return b.Index(load)
 }
