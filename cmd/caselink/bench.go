@@ -132,7 +132,9 @@ func (env *env) benchIndex(c *cli.Context) (*similarity.Index, time.Time, error)
 				return nil, loaded, errors.New("bench: the library's cases cannot be read again")
 			}
 			rd := &caseReader{st: &libStamp{Paths: o.paths, Files: caselib.FileStamps(o.paths), Sources: files, Spans: spans}}
-			ix, _, err := weigh(b, rd.read) // stream.go
+			restore := limitHeap(b) // stream.go
+			ix, _, err := b.Index(rd.read)
+			restore()
 			if err != nil {
 				return nil, loaded, usageError{err}
 			}

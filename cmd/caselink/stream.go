@@ -130,7 +130,8 @@ func (e *env) streamIndexed(c *cli.Context, cfg similarity.Config) (r cached, no
 	}
 	e.warnLinks(curate.CheckLinks(linked, holder(lib)))
 	rd := &caseReader{st: st}
-	ix, sum, err := weigh(b, rd.read)
+	defer limitHeap(b)() // through the saving too, which packs the entries in one array
+	ix, sum, err := b.Index(rd.read)
 	if err != nil {
 		return r, "", false, usageError{err}
 	}
@@ -171,14 +172,15 @@ const (
 	heapFloor    = 64 << 20
 )
 
-// weigh is b.Index under a soft memory limit (debug.SetMemoryLimit) sized
-// from the entries analyzed, unless GOMEMLIMIT sets one: the collector then
-// runs more often near the limit instead of letting the heap grow to twice
-// what is live. The limit in force before is restored after.
-func weigh(b *similarity.Builder, load func(int) (*caselib.Case, error)) (*similarity.Index, [32]byte, error) {
-	if os.Getenv("GOMEMLIMIT") == "" {
-		prev := debug.SetMemoryLimit(int64(b.Entries())*heapPerEntry + heapFloor)
-		defer debug.SetMemoryLimit(prev)
+// limitHeap sets a soft memory limit (debug.SetMemoryLimit) sized from
+// the entries b analyzed, for the weighing that follows (b.Index), unless
+// GOMEMLIMIT sets one: the collector then runs more often near the limit
+// instead of letting the heap grow to twice what is live. It returns what
+// restores the limit in force before.
+func limitHeap(b *similarity.Builder) (restore func()) {
+	if os.Getenv("GOMEMLIMIT") != "" {
+		return func() {}
 	}
-	return b.Index(load)
+	prev := debug.SetMemoryLimit(int64(b.Entries())*heapPerEntry + heapFloor)
+	return func() { debug.SetMemoryLimit(prev) }
 }
