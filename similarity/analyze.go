@@ -179,62 +179,100 @@ type localVocab struct {
 // cores and interns their terms into voc. The result is the same for any
 // number of cores.
 func analyzeDocs(an *tokenize.Analyzer, voc *vocabulary, n int, doc func(i int) *Document, pos []int, progress func(int)) []analyzed {
-	const chunk = 64
-	out := make([]analyzed, n)
-	workers := par.Workers(n, chunk)
-	locals := make([]*localVocab, workers)
-	for w := range locals {
-		locals[w] = &localVocab{vocabulary: vocabulary{ids: make(map[string]uint32)}}
+	a := newAnalysis(an, progress)
+	a.add(n, doc, pos)
+	return a.finish(voc)
+}
+
+// analysisChunk is how many documents a worker analyzes at a time.
+const analysisChunk = 64
+
+// analysis analyzes documents given a batch at a time (add) on all cores,
+// each worker into a vocabulary of its own, and interns the terms into the
+// shared vocabulary at the end (finish): Build gives it every document at
+// once, a Builder the cases of a library as they are read.
+type analysis struct {
+	an       *tokenize.Analyzer
+	out      []analyzed
+	locals   []*localVocab
+	owner    []int // worker that analyzed each chunk
+	terms    [][]tokenize.Term
+	ents     [][]entry
+	packs    []packer
+	progress func(int)
+	done     atomic.Int64
+	reported atomic.Int64
+	mu       sync.Mutex
+}
+
+func newAnalysis(an *tokenize.Analyzer, progress func(int)) *analysis {
+	workers := par.Workers(1<<30, analysisChunk) // every core
+	a := &analysis{an: an, locals: make([]*localVocab, workers), terms: make([][]tokenize.Term, workers),
+		ents: make([][]entry, workers), packs: make([]packer, workers), progress: progress}
+	for w := range a.locals {
+		a.locals[w] = &localVocab{vocabulary: vocabulary{ids: make(map[string]uint32)}}
 	}
-	owner := make([]int, (n+chunk-1)/chunk) // worker that analyzed each chunk
-	var done, reported atomic.Int64
-	var mu sync.Mutex
-	terms := make([][]tokenize.Term, workers) // scratch per worker
-	ents := make([][]entry, workers)
-	packs := make([]packer, workers)
-	par.For(n, chunk, func(w, lo, hi int) {
-		lv := locals[w]
-		owner[lo/chunk] = w
+	return a
+}
+
+// add analyzes the next n documents, doc(0) … doc(n−1), at library
+// positions pos[i] (or their order's when pos is nil). Every batch but the
+// last holds a whole number of chunks, so that each chunk has one owner.
+func (a *analysis) add(n int, doc func(i int) *Document, pos []int) {
+	base := len(a.out)
+	a.out = slices.Grow(a.out, n)[:base+n]
+	a.owner = append(a.owner, make([]int, (n+analysisChunk-1)/analysisChunk)...)
+	par.For(n, analysisChunk, func(w, lo, hi int) {
+		lv := a.locals[w]
+		a.owner[(base+lo)/analysisChunk] = w
+		out := a.out[base:]
 		for i := lo; i < hi; i++ {
-			at := i
+			at := base + i
 			if pos != nil {
 				at = pos[i]
 			}
-			ents[w] = lv.analyze(an, doc(i), at, &terms[w], &out[i], ents[w][:0])
-			slices.Sort(ents[w])
-			packs[w].add(&out[i], ents[w])
+			a.ents[w] = lv.analyze(a.an, doc(i), at, &a.terms[w], &out[i], a.ents[w][:0])
+			slices.Sort(a.ents[w])
+			a.packs[w].add(&out[i], a.ents[w])
 		}
-		packs[w].finish(out[lo:hi])
-		if n := done.Add(int64(hi - lo)); progress != nil && n-reported.Load() >= 512 {
-			mu.Lock()
-			if n > reported.Load() {
-				reported.Store(n)
-				progress(int(n))
+		a.packs[w].finish(out[lo:hi])
+		if n := a.done.Add(int64(hi - lo)); a.progress != nil && n-a.reported.Load() >= 512 {
+			a.mu.Lock()
+			if n > a.reported.Load() {
+				a.reported.Store(n)
+				a.progress(int(n))
 			}
-			mu.Unlock()
+			a.mu.Unlock()
 		}
 	})
+}
+
+// finish interns every worker's terms into voc and returns the documents'
+// analyses, their entries by voc's ids.
+func (a *analysis) finish(voc *vocabulary) []analyzed {
 	// Map each worker's ids to shared ids, then rewrite its cases' entries.
-	maps := make([][]uint32, workers)
-	for w, lv := range locals {
+	maps := make([][]uint32, len(a.locals))
+	for w, lv := range a.locals {
 		m := make([]uint32, len(lv.terms))
 		for id, t := range lv.terms {
 			m[id] = voc.intern(t, lv.surface[id], lv.firstDoc[id])
 		}
 		maps[w] = m
+		a.locals[w] = nil
 	}
-	par.For(n, chunk, func(w, lo, hi int) {
-		m := maps[owner[lo/chunk]]
+	out := a.out
+	par.For(len(out), analysisChunk, func(w, lo, hi int) {
+		m := maps[a.owner[lo/analysisChunk]]
 		for i := lo; i < hi; i++ {
-			e := out[i].unpack(ents[w][:0])
+			e := out[i].unpack(a.ents[w][:0])
 			for j, x := range e {
 				e[j] = newEntry(m[x.raw()], x.view(), x.tf())
 			}
 			slices.Sort(e)
-			packs[w].add(&out[i], e)
-			ents[w] = e
+			a.packs[w].add(&out[i], e)
+			a.ents[w] = e
 		}
-		packs[w].finish(out[lo:hi])
+		a.packs[w].finish(out[lo:hi])
 	})
 	return out
 }

@@ -91,11 +91,19 @@ func CasesSum(cases []*caselib.Case) [32]byte {
 // docsSum hashes n documents in fixed parts on all cores (part(lo, hi)
 // hashes documents lo to hi), then the parts' sums in order.
 func docsSum(n int, part func(lo, hi int) [32]byte) [32]byte {
-	const size = 4096
+	const size = docsSumPart
 	sums := make([][32]byte, (n+size-1)/size)
 	par.For(n, size, func(_, lo, hi int) {
 		sums[lo/size] = part(lo, hi)
 	})
+	return sumOfParts(n, sums)
+}
+
+// docsSumPart is how many documents DocsSum hashes as one part.
+const docsSumPart = 4096
+
+// sumOfParts is the DocsSum of n documents whose parts hash to sums.
+func sumOfParts(n int, sums [][32]byte) [32]byte {
 	h := sha256.New()
 	var buf [8]byte
 	binary.LittleEndian.PutUint64(buf[:], uint64(n))

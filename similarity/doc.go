@@ -101,7 +101,8 @@
 // # Opening an index
 //
 // An index comes to be in one of three ways, which answer alike, byte for
-// byte, and differ in what they hold of the cases:
+// byte, and differ in what they hold of the cases (a fourth, the Builder's,
+// gives an index like the third):
 //
 //   - built: [Build], [BuildCases] (and [Index.Reindex]) analyze and weigh
 //     the documents. The index holds its cases.
@@ -120,9 +121,14 @@
 //     ([Index.HoldsCases] is false): [Index.Cases] panics rather than read
 //     them all, [Index.Case] panics on a case that cannot be read (read the
 //     cases to print with ReadCases first), dupes' same-event evidence
-//     reads every case, it is not saved again, and Reindex builds afresh.
-//     It is for a command that prints a few hits of an unchanged library
-//     (caselink match).
+//     reads every case, and Reindex builds afresh; saved again, it writes
+//     the file it was opened from. It is for a command that prints a few
+//     hits of an unchanged library (caselink match).
+//
+// A [Builder] builds an index of the last kind from cases given one at a
+// time (read by caselib.Stream), analyzing and dropping them as they come,
+// so that building never holds the library's text; it saves the file the
+// whole library's build would.
 //
 // [Index] keeps the vectors of all cases in contiguous arrays and an inverted
 // index from (term, view) to postings. Top-k is exact, and pruning never

@@ -202,45 +202,59 @@ func (ix *Index) Keeps(f Filter, i int) bool {
 	return f.Keep(&c)
 }
 
-var errLazySave = errors.New("an index opened without its cases is not saved again")
-
 // putCaseFields adds what an index opened without its cases keeps of them:
 // ids, organisations, dates, domain tags and day numbers.
 func (ix *Index) putCaseFields(w *indexfile.Writer) error {
-	if ix.lazy != nil {
-		return errLazySave
+	tables, domStart, err := ix.caseFields()
+	if err != nil {
+		return err
 	}
-	n := len(ix.cases)
-	ids, orgs, dates := make([]string, n), make([]string, n), make([]string, n)
-	var doms []string
-	domStart := make([]uint32, 1, n+1)
-	for i, c := range ix.cases {
-		ids[i], orgs[i], dates[i] = c.ID, c.Org, c.Date
-		doms = append(doms, c.Domain...)
-		if len(doms) > math.MaxUint32 {
-			return errors.New("library too large for the cache format")
-		}
-		domStart = append(domStart, uint32(len(doms)))
-	}
-	for _, t := range []struct {
-		ss         []string
-		blob, ends indexfile.ID
-	}{
-		{ids, indexfile.IDBlob, indexfile.IDEnds},
-		{orgs, indexfile.OrgBlob, indexfile.OrgEnds},
-		{dates, indexfile.DateBlob, indexfile.DateEnds},
-		{doms, indexfile.DomainBlob, indexfile.DomainEnds},
+	for i, id := range []struct{ blob, ends indexfile.ID }{
+		{indexfile.IDBlob, indexfile.IDEnds},
+		{indexfile.OrgBlob, indexfile.OrgEnds},
+		{indexfile.DateBlob, indexfile.DateEnds},
+		{indexfile.DomainBlob, indexfile.DomainEnds},
 	} {
-		blob, ends, err := packStrings(t.ss)
-		if err != nil {
-			return err
-		}
-		indexfile.Put(w, t.blob, blob)
-		indexfile.Put(w, t.ends, ends)
+		indexfile.Put(w, id.blob, tables[i].blob)
+		indexfile.Put(w, id.ends, tables[i].ends)
 	}
 	indexfile.Put(w, indexfile.DomainStarts, domStart)
 	indexfile.Put(w, indexfile.Days, ix.day)
 	return nil
+}
+
+// caseFields returns the tables of the cases' ids, organisations, dates
+// and domain tags, and where each case's domain tags start: made from the
+// cases, or those an index without them keeps.
+func (ix *Index) caseFields() (tables [4]strTable, domStart []uint32, err error) {
+	n := len(ix.ids)
+	var ids, orgs, dates, doms []string
+	if l := ix.lazy; l != nil {
+		ids = ix.ids
+		tables[1], tables[2], tables[3], domStart = l.org, l.date, l.dom, l.domStart
+	} else {
+		ids, orgs, dates = make([]string, n), make([]string, n), make([]string, n)
+		domStart = make([]uint32, 1, n+1)
+		for i, c := range ix.cases {
+			ids[i], orgs[i], dates[i] = c.ID, c.Org, c.Date
+			doms = append(doms, c.Domain...)
+			if len(doms) > math.MaxUint32 {
+				return tables, nil, errors.New("library too large for the cache format")
+			}
+			domStart = append(domStart, uint32(len(doms)))
+		}
+	}
+	for i, ss := range [][]string{ids, orgs, dates, doms} {
+		if i > 0 && ix.lazy != nil {
+			break
+		}
+		blob, ends, err := packStrings(ss)
+		if err != nil {
+			return tables, nil, err
+		}
+		tables[i] = strTable{blob: blob, ends: ends}
+	}
+	return tables, domStart, nil
 }
 
 // restoreCaseFields is putCaseFields backwards. An index opened with its

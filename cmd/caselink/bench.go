@@ -2,6 +2,7 @@ package main
 
 import (
 	"bufio"
+	"errors"
 	"fmt"
 	"os"
 	"runtime"
@@ -13,6 +14,7 @@ import (
 	"github.com/urfave/cli/v2"
 
 	"github.com/caselink/caselink/similarity"
+	"github.com/caselink/caselink/similarity/caselib"
 )
 
 // benchTitles is how many case titles bench answers without a query file.
@@ -27,6 +29,8 @@ titles of 200 cases spread over the library) one at a time, --repeat times, and 
 computes the top 10 of every case. Prints each phase's time, the number of pastes times the
 repeats, match latency percentiles over every answer and the
 process's peak memory, so caselink can be compared with other engines on the same machine.
+A library of files is read as a stream and indexed as it is read, never held whole: "load"
+is then the reading and analysis of every case, "index" the weighing that follows.
 
 Example:
    caselink bench --cases cases-100k.jsonl --queries pastes.jsonl --relate`,
@@ -44,14 +48,9 @@ func (env *env) bench(c *cli.Context) error {
 	w := bufio.NewWriter(env.stdout)
 	defer w.Flush()
 	start := time.Now()
-	lib, err := env.loadLibrary(c)
+	ix, loaded, err := env.benchIndex(c)
 	if err != nil {
 		return err
-	}
-	loaded := time.Now()
-	ix, err := similarity.BuildCases(lib.Cases, similarity.DefaultConfig())
-	if err != nil {
-		return usageError{err}
 	}
 	built := time.Now()
 	// Time the queries in steady state, as a server would answer them, not
@@ -105,6 +104,56 @@ func (env *env) bench(c *cli.Context) error {
 		fmt.Fprintf(w, "peak RSS         %d MB\n", rss>>20)
 	}
 	return nil
+}
+
+// benchIndex loads and indexes the library of c, and says when loading
+// ended. A library of files is read as a stream and indexed as it is read
+// (stream.go): loading then ends when the last case is read, analyzed, and
+// only the weighing is left; the index reads the cases it is asked for from
+// their files.
+func (env *env) benchIndex(c *cli.Context) (*similarity.Index, time.Time, error) {
+	cfg := similarity.DefaultConfig()
+	if o, err := stampOptionsOf(c); err == nil && streamable(o.paths) {
+		b, err := similarity.NewBuilder(cfg, nil)
+		if err != nil {
+			return nil, time.Time{}, usageError{err}
+		}
+		var notes strings.Builder
+		env.notes, env.hold = &notes, true
+		lib, _, err := env.streamLibrary(c, o, b.Add)
+		env.notes, env.hold = nil, false
+		if !errors.Is(err, caselib.ErrRetracted) {
+			fmt.Fprint(env.stderr, notes.String())
+		}
+		if err == nil {
+			loaded := time.Now()
+			files, spans, ok := lib.Spans()
+			if !ok {
+				return nil, loaded, errors.New("bench: the library's cases cannot be read again")
+			}
+			rd := &caseReader{st: &libStamp{Paths: o.paths, Files: caselib.FileStamps(o.paths), Sources: files, Spans: spans}}
+			restore := limitHeap(b) // stream.go
+			ix, _, err := b.Index(rd.read)
+			restore()
+			if err != nil {
+				return nil, loaded, usageError{err}
+			}
+			return ix, loaded, nil
+		}
+		if !errors.Is(err, caselib.ErrRetracted) {
+			return nil, time.Time{}, err
+		}
+	}
+	lib, err := env.loadLibrary(c)
+	if err != nil {
+		return nil, time.Time{}, err
+	}
+	loaded := time.Now()
+	ix, err := similarity.BuildCases(lib.Cases, cfg)
+	if err != nil {
+		return nil, loaded, usageError{err}
+	}
+	return ix, loaded, nil
 }
 
 // peakRSS returns the process's peak resident set size in bytes, read from

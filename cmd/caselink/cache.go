@@ -310,7 +310,12 @@ func (e *env) index(c *cli.Context) error {
 	ix, _, ok := openLazy(o, cfg)
 	path, state := cacheFile(o.paths), cacheUsed
 	if !ok {
-		_, r, err := e.indexed(c, cfg)
+		r, notes, streamed, err := e.streamIndexed(c, cfg) // stream.go
+		if err == nil && streamed {
+			fmt.Fprint(e.stderr, notes)
+		} else if err == nil {
+			_, r, err = e.indexed(c, cfg)
+		}
 		switch {
 		case err != nil:
 			return err

@@ -33,6 +33,7 @@ type env struct {
 	quiet bool // --quiet: no progress on stderr (progress.go)
 
 	notes *strings.Builder // what loading warns of, while recorded (warnf)
+	hold  bool             // warnf only records in notes, printing nothing (stream.go)
 }
 
 // casesFlag is --cases, shared by every command that reads a library.
@@ -105,10 +106,17 @@ func (e *env) loadLibrary(c *cli.Context) (*caselib.Library, error) {
 	if isTableLibrary(paths) {
 		return e.loadTable(c, paths, maxCase)
 	}
-	lenient := c.Bool("lenient")
 	p := e.newProgress("loading", 0)
-	lib, err := caselib.Load(paths, caselib.LoadOptions{
-		Lenient:      lenient,
+	lib, err := caselib.Load(paths, e.loadOptions(c, maxCase, p))
+	p.done()
+	return e.loaded(lib, err, paths)
+}
+
+// loadOptions returns the options of loading the library of c, warning
+// through p.
+func (e *env) loadOptions(c *cli.Context, maxCase int64, p *progress) caselib.LoadOptions {
+	return caselib.LoadOptions{
+		Lenient:      c.Bool("lenient"),
 		MaxCaseBytes: maxCase,
 		Stdin:        e.stdin,
 		Warn: func(err error) {
@@ -120,8 +128,13 @@ func (e *env) loadLibrary(c *cli.Context) (*caselib.Library, error) {
 			e.warnf("caselink: warning: %v\n", err)
 		},
 		Progress: p.update,
-	})
-	p.done()
+	}
+}
+
+// loaded returns the library a load of paths gave, or its error as the
+// user is told it; it warns of the cases skipped, and refuses a library
+// without cases.
+func (e *env) loaded(lib *caselib.Library, err error, paths []string) (*caselib.Library, error) {
 	if caselib.IsNotCaseFile(err) {
 		return nil, fmt.Errorf("%w; or skip it with --lenient", err)
 	}
@@ -134,7 +147,7 @@ func (e *env) loadLibrary(c *cli.Context) (*caselib.Library, error) {
 	if lib.Skipped > 0 {
 		e.warnf("caselink: skipped %d bad case(s)\n", lib.Skipped)
 	}
-	if len(lib.Cases) == 0 {
+	if lib.Len() == 0 {
 		return nil, usagef("no cases in %s", strings.Join(paths, ", "))
 	}
 	return lib, nil
@@ -164,7 +177,9 @@ func (e *env) warnf(format string, args ...any) {
 	if e.notes != nil {
 		e.notes.WriteString(s)
 	}
-	fmt.Fprint(e.stderr, s)
+	if !e.hold {
+		fmt.Fprint(e.stderr, s)
+	}
 }
 
 func isTerminal(w io.Writer) bool {

@@ -107,7 +107,9 @@ func (env *env) match(c *cli.Context) error {
 // without reading the library, when the library's stamp says its files are
 // as when it was indexed (stampfile.go); should a case that answer reads
 // turn out changed since, nothing has been printed yet, and the library is
-// read and indexed and answer runs again. Else the library is loaded and
+// read and indexed and answer runs again. Else a library of files is read
+// as a stream and indexed through the cache without holding its cases
+// (streamIndexed), with the same fallback; any other library is loaded and
 // indexed through the cache (buildIndex). Each answer reads the cases it
 // prints with Index.ReadCases before explaining them, so that a case that
 // cannot be read again is an error (*similarity.CaseError) here, not a
@@ -136,6 +138,26 @@ func (env *env) withIndex(c *cli.Context, answer func(ix *similarity.Index) (pri
 				}
 				return print()
 			}
+		}
+	}
+	cfg, from, err := engineConfig(c)
+	if err != nil {
+		return err
+	}
+	r, notes, ok, err := env.streamIndexed(c, cfg) // stream.go
+	if err != nil {
+		return err
+	}
+	if ok {
+		env.weightsFrom = from
+		print, err := answer(r.ix)
+		var unread *similarity.CaseError
+		if !errors.As(err, &unread) { // else a case changed since it was read: read the library whole
+			fmt.Fprint(env.stderr, notes)
+			if err != nil {
+				return err
+			}
+			return print()
 		}
 	}
 	_, ix, err := env.buildIndex(c)

@@ -93,6 +93,7 @@ type fileState struct {
 	// collector state while loading
 	skipped bool    // lenient: the whole file was skipped
 	pending []*Case // cases accepted so far, added to the library at the end
+	given   bool    // Stream: cases of the file were handed over (nothing pending)
 }
 
 // caseExts are the extensions of case files inside a folder.
@@ -336,7 +337,11 @@ var plainLoad = false
 // load runs feed (the producer) against a pool of decoding workers and
 // collects the results in input order.
 func load(opts LoadOptions, feed func(p *loader)) (*Library, error) {
-	lib := &Library{byID: make(map[string]*Case), seed: maphash.MakeSeed()}
+	return loadInto(&Library{byID: make(map[string]*Case), seed: maphash.MakeSeed()}, opts, feed)
+}
+
+// loadInto is load into lib, a library of cases or one being streamed.
+func loadInto(lib *Library, opts LoadOptions, feed func(p *loader)) (*Library, error) {
 	workers := runtime.GOMAXPROCS(0)
 	p := &loader{
 		opts:  opts,

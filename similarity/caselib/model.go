@@ -121,9 +121,10 @@ type Library struct {
 	// one per file skipped whole (it equals the number of Warn calls).
 	Skipped int
 
-	byID  map[string]*Case
-	files []*fileState // files in load order, for the writer
-	seed  maphash.Seed // seed of the content fingerprints
+	byID   map[string]*Case
+	files  []*fileState // files in load order, for the writer
+	seed   maphash.Seed // seed of the content fingerprints
+	stream *streamed    // a library loaded by Stream, which keeps no cases (stream.go)
 }
 
 // ByID returns the case with the given id, or nil when the library has none.
@@ -136,4 +137,9 @@ func (l *Library) ByID(id string) *Case {
 }
 
 // Len returns the number of cases.
-func (l *Library) Len() int { return len(l.Cases) }
+func (l *Library) Len() int {
+	if l.stream != nil {
+		return len(l.stream.spans)
+	}
+	return len(l.Cases)
+}

@@ -546,7 +546,7 @@ func (p *loader) collect() error {
 			return err
 		}
 		if p.opts.Progress != nil {
-			p.opts.Progress(len(p.lib.byID))
+			p.opts.Progress(p.lib.taken())
 		}
 	}
 	return nil
@@ -586,10 +586,15 @@ func (p *loader) take(j *job) error {
 			continue
 		}
 		c := r.c
-		if prev := lib.byID[c.ID]; prev != nil {
-			other := prev.Loc
+		if other, dup := lib.locationOf(c.ID); dup {
 			err := &Error{File: c.Loc.File, Line: c.Loc.Line, Row: c.Loc.Row, ID: c.ID, Msg: "duplicate id", Other: &other}
 			if err := p.problem(nil, err, false); err != nil {
+				return err
+			}
+			continue
+		}
+		if lib.stream != nil {
+			if err := lib.stream.give(c, src); err != nil {
 				return err
 			}
 			continue
@@ -600,11 +605,34 @@ func (p *loader) take(j *job) error {
 	return nil
 }
 
+// taken returns how many cases the load has accepted so far.
+func (l *Library) taken() int {
+	if l.stream != nil {
+		return len(l.stream.spans)
+	}
+	return len(l.byID)
+}
+
+// locationOf returns where the case of id already loaded was read, if one
+// was.
+func (l *Library) locationOf(id string) (Location, bool) {
+	if l.stream != nil {
+		return l.stream.location(id)
+	}
+	if prev := l.byID[id]; prev != nil {
+		return prev.Loc, true
+	}
+	return Location{}, false
+}
+
 // problem handles a bad case (src == nil) or a bad file: it returns err when
 // the load must stop, else warns and skips.
 func (p *loader) problem(src *fileState, err *Error, fatal bool) error {
 	if fatal || !p.opts.Lenient {
 		return err
+	}
+	if src != nil && src.given {
+		return ErrRetracted
 	}
 	p.lib.Skipped++
 	if p.opts.Warn != nil {

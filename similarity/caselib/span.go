@@ -43,6 +43,12 @@ type Span struct {
 // false when a case cannot be read again: one read from standard input or
 // by LoadRecords, a special file, or a case larger than 4 GiB.
 func (l *Library) Spans() (files []string, spans []Span, ok bool) {
+	if s := l.stream; s != nil {
+		if !s.ok {
+			return nil, nil, false
+		}
+		return s.files, s.spans, true
+	}
 	index := make(map[*fileState]uint32, len(l.files))
 	spans = make([]Span, len(l.Cases))
 	for i, c := range l.Cases {

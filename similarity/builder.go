@@ -1,0 +1,182 @@
+package similarity
+
+import (
+	"errors"
+	"fmt"
+	"math"
+
+	"github.com/caselink/caselink/similarity/caselib"
+	"github.com/caselink/caselink/tokenize"
+)
+
+// builder.go indexes a library as it is read, case by case: each batch of
+// cases is analyzed and dropped, and the index keeps of the cases only what
+// an index opened without them keeps (lazy.go), so that building never holds
+// the library's text.
+
+// streamBatch is how many cases a Builder holds before analyzing them: a
+// whole number of the parts DocsSum hashes, so that the sum is taken batch
+// by batch.
+const streamBatch = docsSumPart
+
+// Builder indexes the cases of a library given one at a time, in library
+// order ([caselib.Stream] hands them so), without holding them: Add analyzes
+// them a batch at a time, Index weighs them. The index it returns answers as
+// [BuildCases] of the same cases, byte for byte, and holds no cases, like one
+// opened by [OpenCacheLazy]: it reads a case through the function given to
+// Index when asked for one, and can be saved ([Index.SaveCache]). A Builder
+// is used by one goroutine.
+type Builder struct {
+	ix       *Index
+	analysis *analysis
+	batch    []*caselib.Case
+	sums     [][32]byte // DocsSum's part sums
+	n        int
+	entries  int // the entries analyzed so far
+
+	org, date, dom strBuilder
+	domStart       []uint32
+	err            error
+}
+
+// strBuilder makes a strTable a string at a time.
+type strBuilder struct{ t strTable }
+
+func (b *strBuilder) add(s string) error {
+	if len(b.t.blob)+len(s) > math.MaxUint32 {
+		return errors.New("library too large for the cache format")
+	}
+	b.t.blob = append(b.t.blob, s...)
+	b.t.ends = append(b.t.ends, uint32(len(b.t.blob)))
+	return nil
+}
+
+// NewBuilder returns a Builder that indexes with cfg, calling progress, when
+// not nil, now and then with the number of cases analyzed so far (as
+// [BuildProgress] does). A cfg that fails [Config.Validate] is refused.
+func NewBuilder(cfg Config, progress func(done int)) (*Builder, error) {
+	if err := cfg.Validate(); err != nil {
+		return nil, err
+	}
+	an := tokenize.New(cfg.Analyzer)
+	ix := &Index{cfg: cfg, an: an, voc: newVocabulary(), byID: map[string]int{}}
+	return &Builder{ix: ix, analysis: newAnalysis(an, progress), domStart: []uint32{0}}, nil
+}
+
+// Add adds the next case of the library. Case ids must be unique; the
+// first error is returned again by every later call and by Index.
+func (b *Builder) Add(c *caselib.Case) error {
+	if b.err != nil {
+		return b.err
+	}
+	ix := b.ix
+	if j, dup := ix.byID[c.ID]; dup {
+		b.err = fmt.Errorf("case id %q appears twice (position %d and %s)", c.ID, j, locString(c))
+		return b.err
+	}
+	ix.byID[c.ID] = b.n
+	ix.ids = append(ix.ids, c.ID)
+	day := int32(noDay)
+	if d, ok := dayNumber(c.Date); ok {
+		day = int32(d)
+	}
+	ix.day = append(ix.day, day)
+	b.keep(&b.org, c.Org)
+	b.keep(&b.date, c.Date)
+	for _, s := range c.Domain {
+		b.keep(&b.dom, s)
+	}
+	if b.err != nil {
+		return b.err
+	}
+	b.domStart = append(b.domStart, uint32(len(b.dom.t.ends)))
+	b.n++
+	b.batch = append(b.batch, c)
+	if len(b.batch) == streamBatch {
+		b.flush()
+	}
+	return nil
+}
+
+// keep adds s to t, unless an error came first.
+func (b *Builder) keep(t *strBuilder, s string) {
+	if b.err == nil {
+		b.err = t.add(s)
+	}
+}
+
+// flush analyzes the cases held and drops them.
+func (b *Builder) flush() {
+	if len(b.batch) == 0 {
+		return
+	}
+	docs := Documents(b.batch)
+	b.sums = append(b.sums, hashDocs(docs))
+	base := len(b.analysis.out)
+	b.analysis.add(len(docs), func(i int) *Document { return &docs[i] }, nil)
+	for _, a := range b.analysis.out[base:] {
+		b.entries += int(a.n)
+	}
+	clear(b.batch)
+	b.batch = b.batch[:0]
+}
+
+// Len returns the number of cases added so far.
+func (b *Builder) Len() int { return b.n }
+
+// Entries returns the number of (term, view) entries of the cases analyzed
+// so far (those of the last batch count once Index analyzes them): each is
+// a posting of the index, and what weighing them holds grows with them.
+func (b *Builder) Entries() int { return b.entries }
+
+// Index weighs the cases added and returns their index, and the [DocsSum]
+// of their documents (what [CacheKeyOf] keys its cache file by). The index
+// reads case i through load(i) when asked for it (see [OpenCacheLazy]).
+// The Builder cannot be used after.
+func (b *Builder) Index(load func(i int) (*caselib.Case, error)) (*Index, [32]byte, error) {
+	if b.err != nil {
+		return nil, [32]byte{}, b.err
+	}
+	b.flush()
+	ix := b.ix
+	ix.docs = b.analysis.finish(ix.voc)
+	ix.cases = make([]*caselib.Case, b.n)
+	ix.lazy = &lazyCases{load: load, got: map[int]*caselib.Case{},
+		org: b.org.t, date: b.date.t, dom: b.dom.t, domStart: b.domStart}
+	sum := sumOfParts(b.n, b.sums)
+	*b = Builder{err: errors.New("similarity: Builder used after Index")}
+	ix.reweigh()
+	return ix, sum, nil
+}
+
+// Summer takes the [DocsSum] of a library's cases given one at a time, in
+// library order, holding at most one part of them: what the cache key of a
+// library read as a stream is computed from, before deciding to index it.
+type Summer struct {
+	part []*caselib.Case
+	sums [][32]byte
+	n    int
+}
+
+// Add adds the next case.
+func (s *Summer) Add(c *caselib.Case) {
+	s.part = append(s.part, c)
+	s.n++
+	if len(s.part) == docsSumPart {
+		s.flush()
+	}
+}
+
+func (s *Summer) flush() {
+	if len(s.part) > 0 {
+		s.sums = append(s.sums, hashDocs(Documents(s.part)))
+		clear(s.part)
+		s.part = s.part[:0]
+	}
+}
+
+// Sum returns the DocsSum of the documents of the cases added.
+func (s *Summer) Sum() [32]byte {
+	s.flush()
+	return sumOfParts(s.n, s.sums)
+}

@@ -1,0 +1,212 @@
+package similarity
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"os"
+	"path/filepath"
+	"runtime"
+	"testing"
+
+	"github.com/caselink/caselink/similarity/caselib"
+)
+
+// readFile returns the content of path.
+func readFile(t *testing.T, path string) []byte {
+	t.Helper()
+	b, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return b
+}
+
+// buildStream indexes cases through a Builder, reading a case back from
+// cases when asked.
+func buildStream(t *testing.T, cases []*caselib.Case, cfg Config) (*Index, [32]byte) {
+	t.Helper()
+	b, err := NewBuilder(cfg, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range cases {
+		if err := b.Add(c); err != nil {
+			t.Fatal(err)
+		}
+	}
+	ix, sum, err := b.Index(func(i int) (*caselib.Case, error) { return cases[i], nil })
+	if err != nil {
+		t.Fatal(err)
+	}
+	return ix, sum
+}
+
+// An index built case by case, without holding the cases, is the index of
+// the whole library: the same sum, the same cache file byte for byte (on
+// one core, where a build's raw term ids do not depend on the scheduling),
+// and the same answers (on every core).
+func TestBuilderEqualsBuild(t *testing.T) {
+	// Not parallel: it sets GOMAXPROCS. Three batches and a part.
+	cases := synthLibrary(2*streamBatch+777, 11)
+	cases[5].Org, cases[5].Date, cases[5].Domain = "Org A", "2024-02-03", []string{"dns", "storage"}
+	cases[6].Org, cases[6].Date = "Org B", "not a date"
+	cfg := DefaultConfig()
+	prev := runtime.GOMAXPROCS(1)
+	whole, err := BuildCases(cases, cfg)
+	if err != nil {
+		runtime.GOMAXPROCS(prev)
+		t.Fatal(err)
+	}
+	streamed, sum := buildStream(t, cases, cfg)
+	runtime.GOMAXPROCS(prev)
+	if sum != CasesSum(cases) {
+		t.Fatal("the Builder's sum is not the cases' DocsSum")
+	}
+	if streamed.HoldsCases() {
+		t.Error("an index built from a stream says it holds its cases")
+	}
+	dir := t.TempDir()
+	key := CacheKeyOf(sum, cfg, "test")
+	a, b := filepath.Join(dir, "whole.idx"), filepath.Join(dir, "stream.idx")
+	if err := whole.SaveCache(a, key); err != nil {
+		t.Fatal(err)
+	}
+	if err := streamed.SaveCache(b, key); err != nil {
+		t.Fatal(err)
+	}
+	if !bytes.Equal(readFile(t, a), readFile(t, b)) {
+		t.Fatal("the streamed index saves another file than the whole library's")
+	}
+	if got := streamed.Domains(5); len(got) != 2 || got[1] != "storage" || streamed.Org(6) != "Org B" {
+		t.Fatalf("case fields: %q, %q", got, streamed.Org(6))
+	}
+	parallel, _ := buildStream(t, cases[:600], cfg)
+	small, err := BuildCases(cases[:600], cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	sameAnswers(t, small, parallel)
+}
+
+// A Builder refuses a repeated id, then every later call.
+func TestBuilderRefusesRepeatedID(t *testing.T) {
+	t.Parallel()
+	cases := synthLibrary(3, 2)
+	b, err := NewBuilder(DefaultConfig(), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []*caselib.Case{cases[0], cases[1], cases[0]} {
+		err = b.Add(c)
+	}
+	if err == nil {
+		t.Fatal("a repeated id was taken")
+	}
+	if b.Add(cases[2]) == nil {
+		t.Error("a Builder that failed took another case")
+	}
+	if _, _, err := b.Index(nil); err == nil {
+		t.Error("a Builder that failed gave an index")
+	}
+}
+
+// BenchmarkLoadIndexMemory compares the two ways of indexing a library of
+// files: loading it whole and building (whole), and reading it as a
+// stream into a Builder (stream). It reports the most heap in use from the
+// start of the load to the index (peak-MB, sampled every few
+// milliseconds) and the heap kept once built (kept-MB: the index, and for
+// whole the library it holds). The synthetic libraries are written to a
+// JSON Lines file first.
+func BenchmarkLoadIndexMemory(b *testing.B) {
+	family(b, func(b *testing.B, c corpus) {
+		path := c.path
+		if c.synth > 0 {
+			path = writeSynth(b, synthLibrary(c.synth, 1))
+		} else {
+			c.cases(b) // skips when absent
+		}
+		if c.n > 0 {
+			b.Skip("a part of a file: no file to stream")
+		}
+		for _, way := range []string{"whole", "stream"} {
+			b.Run(way, func(b *testing.B) {
+				before := liveHeap()
+				var ix *Index
+				var lib *caselib.Library
+				var peak uint64
+				for range b.N {
+					ix, lib = nil, nil
+					stop := samplePeak(&peak)
+					ix, lib = loadIndex(b, path, way == "stream")
+					stop()
+				}
+				b.StopTimer()
+				kept := float64(liveHeap()) - float64(before)
+				b.ReportMetric(kept/(1<<20), "kept-MB")
+				b.ReportMetric(float64(peak)/(1<<20), "peak-MB")
+				runtime.KeepAlive(ix)
+				runtime.KeepAlive(lib)
+			})
+		}
+	})
+}
+
+// loadIndex indexes the library of path, loaded whole or as a stream.
+func loadIndex(b *testing.B, path string, stream bool) (*Index, *caselib.Library) {
+	opts := caselib.LoadOptions{Lenient: true}
+	if !stream {
+		lib, err := caselib.Load([]string{path}, opts)
+		if err != nil {
+			b.Fatal(err)
+		}
+		ix, err := BuildCases(lib.Cases, DefaultConfig())
+		if err != nil {
+			b.Fatal(err)
+		}
+		return ix, lib
+	}
+	bl, err := NewBuilder(DefaultConfig(), nil)
+	if err != nil {
+		b.Fatal(err)
+	}
+	lib, err := caselib.Stream([]string{path}, opts, bl.Add)
+	if err != nil {
+		b.Fatal(err)
+	}
+	ix, _, err := bl.Index(func(int) (*caselib.Case, error) { return nil, errors.New("not read here") })
+	if err != nil {
+		b.Fatal(err)
+	}
+	return ix, lib
+}
+
+// writeSynth writes cases to a JSON Lines file, with the fields
+// synthLibrary sets.
+func writeSynth(b *testing.B, cases []*caselib.Case) string {
+	type line struct {
+		ID          string   `json:"id"`
+		Date        string   `json:"date,omitempty"`
+		Title       string   `json:"title"`
+		Summary     string   `json:"summary,omitempty"`
+		Remediation []string `json:"remediation,omitempty"`
+		Domain      []string `json:"domain,omitempty"`
+		Symptoms    []string `json:"symptoms,omitempty"`
+	}
+	var buf bytes.Buffer
+	enc := json.NewEncoder(&buf)
+	for _, c := range cases {
+		l := line{ID: c.ID, Date: c.Date, Title: c.Title.EN, Summary: c.Summary.EN, Domain: c.Domain, Symptoms: c.Symptoms}
+		for _, r := range c.Remediation {
+			l.Remediation = append(l.Remediation, r.EN)
+		}
+		if err := enc.Encode(l); err != nil {
+			b.Fatal(err)
+		}
+	}
+	path := filepath.Join(b.TempDir(), "synth.jsonl")
+	if err := os.WriteFile(path, buf.Bytes(), 0o644); err != nil {
+		b.Fatal(err)
+	}
+	return path
+}
