@@ -221,6 +221,9 @@ func (w *blockWindow) run(lo, hi uint32) {
 	for i := range ne {
 		dense[curs[i].key] = 0
 	}
+	if screened {
+		clear(acc[:hi-lo]) // the sums of the cases sweep dropped
+	}
 }
 
 // sweep adds the non-essential terms curs[:ne] to the cases of the window
@@ -249,7 +252,6 @@ func (w *blockWindow) sweep(lo, hi uint32, ne, active int, sum float64, b normBo
 			a := float64(acc[x])
 			if !b.reaches(bar-a, sum, a, vnorm[lo+x]) {
 				keep &^= 1 << (x & 63)
-				acc[x] = 0
 			}
 		}
 		bitset[wi] = keep
@@ -284,15 +286,14 @@ func (w *blockWindow) sweep(lo, hi uint32, ne, active int, sum float64, b normBo
 			for word != 0 {
 				x := uint32(wi*64 + bits.TrailingZeros64(word))
 				word &= word - 1
-				if float64(acc[x]) < need {
-					keep &^= 1 << (x & 63)
-					acc[x] = 0
-				}
+				// Most cases fall here, at random: no branch.
+				keep &^= uint64(b2i(float64(acc[x]) < need)) << (x & 63)
 			}
 			bitset[wi] = keep
 			n += bits.OnesCount64(keep)
 		}
 	}
+	// The sums of the cases dropped are left in acc: run clears the window's.
 	if n == 0 {
 		return 0, 0
 	}
