@@ -140,7 +140,11 @@ func (p *pass) runBlocks(s *search) {
 	}
 	w := blockWindow{p: p, s: s, curs: curs, cum: slices.Grow(sc.cum[:0], len(curs))[:len(curs)], theta: p.theta}
 	for lo := from; lo < to; lo += uint32(windowSize) {
+		if s.live != nil {
+			w.theta = max(w.theta, s.live.load())
+		}
 		w.run(lo, min(to, lo+uint32(windowSize)))
+		s.live.raise(w.theta)
 	}
 	p.theta = w.theta
 	sc.curs, sc.cum = curs[:0], w.cum[:0]

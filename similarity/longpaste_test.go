@@ -1,7 +1,9 @@
 package similarity
 
 import (
+	"encoding/json"
 	"math/rand/v2"
+	"os"
 	"strings"
 	"testing"
 )
@@ -66,4 +68,22 @@ func TestBlockMaxLongPastes(t *testing.T) {
 	if long < 20 {
 		t.Fatalf("only %d pastes of more than %d keys", long, blockTerms)
 	}
+}
+
+// pasteTexts reads the "text" of every line of a JSON Lines file of pastes
+// (a judged set's queries.jsonl).
+func pasteTexts(t testing.TB, path string) []string {
+	b, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var texts []string
+	for _, line := range strings.Split(strings.TrimSpace(string(b)), "\n") {
+		var q struct{ Text string }
+		if err := json.Unmarshal([]byte(line), &q); err != nil {
+			t.Fatalf("%s: %v", path, err)
+		}
+		texts = append(texts, q.Text)
+	}
+	return texts
 }
