@@ -416,4 +416,4 @@ func (w *blockWindow) complete(doc uint32, a float32, ne int) float64 {
 func pasteBlocks(s *search) bool { return s.prof == nil && len(s.q) <= blockTerms }
 
 // blockTerms is the most keys a paste searched by block-max has.
-var blockTerms = 128
+const blockTerms = 128
