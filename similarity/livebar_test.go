@@ -31,14 +31,7 @@ func TestSplitSearchesAreExact(t *testing.T) {
 		}
 		p := ix.analyzePaste(longPaste(ix, r, 1+i%4))
 		got = ix.search(&search{q: p.q, k: k, accept: accept})
-		var want []Hit
-		for x := range ix.Len() {
-			if s := ix.exact(p.q, x, nil); s > 0 && (accept == nil || accept(x)) {
-				want = append(want, Hit{Doc: x, ID: ix.Case(x).ID, Score: s})
-			}
-		}
-		sortHits(want)
-		if want = want[:min(k, len(want))]; scored(got) != scored(want) {
+		if want := brutePaste(ix, p, k, 0, accept); scored(got) != scored(want) {
 			t.Fatalf("paste %d (%d keys), k=%d: split %v, brute force %v", i, len(p.q), k, scored(got), scored(want))
 		}
 	}

@@ -42,17 +42,7 @@ func TestBlockMaxLongPastes(t *testing.T) {
 		k := []int{1, 10, 17}[i%3]
 		minScore := []float64{0, 0, 0, 0.02}[i%4]
 		accept := []func(int) bool{nil, func(d int) bool { return d%3 != 0 }}[i/3%2]
-		var want []Hit
-		for d := range ix.Len() {
-			if accept != nil && !accept(d) {
-				continue
-			}
-			if s := ix.exact(p.q, d, nil); s > 0 && s >= minScore {
-				want = append(want, Hit{Doc: d, ID: ix.Case(d).ID, Score: s})
-			}
-		}
-		sortHits(want)
-		want = want[:min(k, len(want))]
+		want := brutePaste(ix, p, k, minScore, accept)
 		for _, cost := range []int{-1, 1, 0, 1 << 30} {
 			for _, ws := range []int{64, 1024} {
 				ix.opts = searchOptions{windowSize: ws, sweepCost: cost, parallelMin: []int{20000, 100}[i%2],
