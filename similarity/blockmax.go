@@ -403,17 +403,13 @@ func (w *blockWindow) complete(doc uint32, a float32, ne int) float64 {
 	return float64(a)
 }
 
-// pasteBlocks says whether a search takes the block-max traversal: pastes do,
-// but for the longest. Case-to-case searches (relate, dupes, the second
-// stage of match) keep the term-at-a-time MaxScore one: their queries are
-// whole case vectors, whose window bounds add up far above the bar, so
-// nearly every term is essential in every window and the global cut of
-// MaxScore, with the norm bounds, reads less. A paste of more than
-// blockTerms keys is alike (a log paste: most of its terms are essential
-// somewhere in each window) and takes MaxScore too (measured in
-// eval/notes/paste-search-block-max.md). (Tests and benchmarks compare the two with
-// searchOptions.blocks.)
-func pasteBlocks(s *search) bool { return s.prof == nil && len(s.q) <= blockTerms }
-
-// blockTerms is the most keys a paste searched by block-max has.
-const blockTerms = 128
+// pasteBlocks says whether a search takes the block-max traversal: pastes
+// do. Case-to-case searches (relate, dupes, the second stage of match) keep
+// the term-at-a-time MaxScore one: their queries are whole case vectors,
+// whose window bounds add up far above the bar, so nearly every term is
+// essential in every window and the global cut of MaxScore, with the norm
+// bounds, reads less. The longest pastes (a log paste of more than 128
+// keys) took MaxScore too, until sweep made their many essential terms
+// cheap (eval/notes/long-pastes.md). (Tests and benchmarks compare the two
+// with searchOptions.blocks.)
+func pasteBlocks(s *search) bool { return s.prof == nil }
