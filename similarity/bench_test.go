@@ -2,6 +2,7 @@ package similarity
 
 import (
 	"fmt"
+	"math/rand/v2"
 	"os"
 	"runtime"
 	"runtime/metrics"
@@ -248,6 +249,32 @@ func BenchmarkMatchTitles(b *testing.B) {
 		}
 	})
 }
+
+// BenchmarkMatchPastes matches long pastes, one an iteration: for the real
+// libraries the 40 on-call pastes of ../shared/data/real-pastes (alert
+// lines, logs and messages of 15 to 90 words, full of common ones), for the
+// synthetic ones pastes made of the titles and summaries of three cases.
+func BenchmarkMatchPastes(b *testing.B) {
+	family(b, func(b *testing.B, c corpus) {
+		ix := c.index(b)
+		var texts []string
+		if c.synth > 0 {
+			r := rand.New(rand.NewPCG(3, 3))
+			for range 40 {
+				texts = append(texts, longPaste(ix, r, 3))
+			}
+		} else {
+			sharedtest.Need(b, realPastes)
+			texts = pasteTexts(b, realPastes)
+		}
+		b.ResetTimer()
+		for i := range b.N {
+			ix.Match(Query{Text: texts[i%len(texts)], K: 10})
+		}
+	})
+}
+
+var realPastes = sharedtest.Path("data/real-pastes/queries.jsonl")
 
 // BenchmarkRelated relates one case after another (a different case each
 // iteration, cycling through the library).

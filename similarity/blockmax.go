@@ -140,7 +140,11 @@ func (p *pass) runBlocks(s *search) {
 	}
 	w := blockWindow{p: p, s: s, curs: curs, cum: slices.Grow(sc.cum[:0], len(curs))[:len(curs)], theta: p.theta}
 	for lo := from; lo < to; lo += uint32(windowSize) {
+		if s.live != nil {
+			w.theta = max(w.theta, s.live.load())
+		}
 		w.run(lo, min(to, lo+uint32(windowSize)))
+		s.live.raise(w.theta)
 	}
 	p.theta = w.theta
 	sc.curs, sc.cum = curs[:0], w.cum[:0]
@@ -179,6 +183,11 @@ func (w *blockWindow) run(lo, hi uint32) {
 	}
 	w.accumulate(lo, hi, ne)
 	active, neBound, b := w.nonEssential(ne)
+	rest, screened := ne, false // curs[:rest] are still to be added to each case
+	if active > 0 && ix.opts.sweep() >= 0 {
+		rest, active = w.sweep(lo, hi, ne, active, neBound, b)
+		screened = true
+	}
 	for wi, word := range bitset[:(hi-lo+63)/64] {
 		if word == 0 {
 			continue
@@ -191,7 +200,7 @@ func (w *blockWindow) run(lo, hi uint32) {
 			acc[x] = 0
 			doc := lo + x
 			score := float64(a)
-			if active > 0 && !b.reaches(w.theta-slack-score, neBound, score, vnorm[doc]) {
+			if !screened && active > 0 && !b.reaches(w.theta-slack-score, neBound, score, vnorm[doc]) {
 				continue
 			}
 			if w.s.accept != nil && !w.s.accept(int(doc)) {
@@ -201,7 +210,7 @@ func (w *blockWindow) run(lo, hi uint32) {
 				if vl := ix.vstart[doc+1] - ix.vstart[doc]; vl < active {
 					score += ix.dotDense(dense, int(doc), wt)
 				} else {
-					score = w.complete(doc, a, ne)
+					score = w.complete(doc, a, rest)
 				}
 			}
 			if score < w.theta-slack {
@@ -216,6 +225,83 @@ func (w *blockWindow) run(lo, hi uint32) {
 	for i := range ne {
 		dense[curs[i].key] = 0
 	}
+	if screened {
+		clear(acc[:hi-lo]) // the sums of the cases sweep dropped
+	}
+}
+
+// sweep adds the non-essential terms curs[:ne] to the cases of the window
+// [lo, hi) that the essential terms touched, a term at a time, largest
+// bound first, while the cases left are many: reading a term's postings in
+// the window in order costs less than seeking them case by case (with a
+// long paste the essential terms touch half the cases of a window, and
+// nearly all of them fall under the bar once the first non-essential term
+// or two are added). It first drops the cases whose bound (b, sum) cannot
+// reach the bar, and after each term those that the terms left (their
+// window bounds summed) cannot lift to it: what is left is what complete
+// would have kept after the same terms. It returns rest, the number of
+// terms curs[:rest] not added (their weights still in sc.dense), and how
+// many of them have postings in the window.
+func (w *blockWindow) sweep(lo, hi uint32, ne, active int, sum float64, b normBound) (rest, left int) {
+	p, curs, cum := w.p, w.curs, w.cum
+	pdoc, vals, vnorm := p.ix.pdoc, p.wt.pval, p.wt.vnorm
+	acc, bitset, dense := p.sc.wacc, p.sc.wbits[:(hi-lo+63)/64], p.sc.dense
+	bar, cost := w.theta-slack, p.ix.opts.sweep()
+	n := 0
+	for wi, word := range bitset {
+		keep := word
+		for word != 0 {
+			x := uint32(wi*64 + bits.TrailingZeros64(word))
+			word &= word - 1
+			a := float64(acc[x])
+			if !b.reaches(bar-a, sum, a, vnorm[lo+x]) {
+				keep &^= 1 << (x & 63)
+			}
+		}
+		bitset[wi] = keep
+		n += bits.OnesCount64(keep)
+	}
+	for i := ne - 1; i >= 0 && n > 0; i-- {
+		c := &curs[i]
+		if c.ub == 0 {
+			continue
+		}
+		end := *c
+		end.seek(pdoc, hi)
+		if n*cost < end.pos-c.pos {
+			return i + 1, active
+		}
+		for j := c.pos; j < end.pos; j++ {
+			x := pdoc[j] - lo
+			if bitset[x>>6]&(1<<(x&63)) != 0 {
+				acc[x] += c.w * vals[j]
+			}
+		}
+		c.pos = end.pos
+		dense[c.key] = 0
+		active--
+		need := bar
+		if i > 0 {
+			need -= cum[i-1]
+		}
+		n = 0
+		for wi, word := range bitset {
+			keep := word
+			for word != 0 {
+				x := uint32(wi*64 + bits.TrailingZeros64(word))
+				word &= word - 1
+				// Most cases fall here, at random: no branch.
+				keep &^= uint64(b2i(float64(acc[x]) < need)) << (x & 63)
+			}
+			bitset[wi] = keep
+			n += bits.OnesCount64(keep)
+		}
+	}
+	// The sums of the cases dropped are left in acc: run clears the window's.
+	if n == 0 {
+		return 0, 0
+	}
+	return 0, active
 }
 
 // nonEssential spreads the weights of the non-essential terms curs[:ne]
@@ -317,17 +403,13 @@ func (w *blockWindow) complete(doc uint32, a float32, ne int) float64 {
 	return float64(a)
 }
 
-// pasteBlocks says whether a search takes the block-max traversal: pastes do,
-// but for the longest. Case-to-case searches (relate, dupes, the second
-// stage of match) keep the term-at-a-time MaxScore one: their queries are
-// whole case vectors, whose window bounds add up far above the bar, so
-// nearly every term is essential in every window and the global cut of
-// MaxScore, with the norm bounds, reads less. A paste of more than
-// blockTerms keys is alike (a log paste: most of its terms are essential
-// somewhere in each window) and takes MaxScore too (measured in
-// eval/notes/paste-search-block-max.md). (Tests and benchmarks compare the two with
-// searchOptions.blocks.)
-func pasteBlocks(s *search) bool { return s.prof == nil && len(s.q) <= blockTerms }
-
-// blockTerms is the most keys a paste searched by block-max has.
-const blockTerms = 128
+// pasteBlocks says whether a search takes the block-max traversal: pastes
+// do. Case-to-case searches (relate, dupes, the second stage of match) keep
+// the term-at-a-time MaxScore one: their queries are whole case vectors,
+// whose window bounds add up far above the bar, so nearly every term is
+// essential in every window and the global cut of MaxScore, with the norm
+// bounds, reads less. The longest pastes (a log paste of more than 128
+// keys) took MaxScore too, until sweep made their many essential terms
+// cheap (eval/notes/long-pastes.md). (Tests and benchmarks compare the two
+// with searchOptions.blocks.)
+func pasteBlocks(s *search) bool { return s.prof == nil }

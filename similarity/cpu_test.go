@@ -3,7 +3,6 @@
 package similarity
 
 import (
-	"encoding/json"
 	"fmt"
 	"os"
 	"runtime"
@@ -80,22 +79,4 @@ func TestCPUTimes(t *testing.T) {
 		}
 		report("match pastes", func(i int) { ix.Match(Query{Text: texts[i], K: 10}) })
 	}
-}
-
-// pasteTexts reads the "text" of every line of a JSON Lines file of pastes
-// (a judged set's queries.jsonl).
-func pasteTexts(t *testing.T, path string) []string {
-	b, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	var texts []string
-	for _, line := range strings.Split(strings.TrimSpace(string(b)), "\n") {
-		var q struct{ Text string }
-		if err := json.Unmarshal([]byte(line), &q); err != nil {
-			t.Fatalf("%s: %v", path, err)
-		}
-		texts = append(texts, q.Text)
-	}
-	return texts
 }

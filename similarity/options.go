@@ -12,6 +12,11 @@ type searchOptions struct {
 	// blocks says whether a search takes the block-max traversal (nil:
 	// pasteBlocks).
 	blocks func(s *search) bool
+	// sweepCost is how many postings of a non-essential term, read in order,
+	// the block-max traversal counts as one seek when it chooses between
+	// sweeping the term over a window's cases and seeking it case by case
+	// (0: defaultSweepCost; negative: never sweep).
+	sweepCost int
 	// parallelMin is the library size from which one search is split over
 	// the cores by ranges of cases (0: defaultParallelMin).
 	parallelMin int
@@ -31,6 +36,9 @@ type searchOptions struct {
 const (
 	// defaultWindow is the number of cases a block-max window spans.
 	defaultWindow = 1024
+	// defaultSweepCost is searchOptions.sweepCost's default (measured in
+	// eval/notes/long-pastes.md).
+	defaultSweepCost = 4
 	// defaultParallelMin is the library size from which one search is split
 	// over the cores: below it, starting goroutines costs more than it
 	// saves.
@@ -42,6 +50,8 @@ const (
 )
 
 func (o *searchOptions) window() int { return cmpOr(o.windowSize, defaultWindow) }
+
+func (o *searchOptions) sweep() int { return cmpOr(o.sweepCost, defaultSweepCost) }
 
 func (o *searchOptions) splitMin() int { return cmpOr(o.parallelMin, defaultParallelMin) }
 

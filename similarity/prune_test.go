@@ -76,10 +76,16 @@ func bruteProfile(ix *Index, p *profile, dp *datePrior, doc, k int, minScore flo
 }
 
 // bruteMatch scores a paste against every case, exactly.
-func bruteMatch(ix *Index, p paste, k int) []Hit {
+func bruteMatch(ix *Index, p paste, k int) []Hit { return brutePaste(ix, p, k, 0, nil) }
+
+// brutePaste is bruteMatch with a score floor and a filter (nil: none).
+func brutePaste(ix *Index, p paste, k int, minScore float64, accept func(int) bool) []Hit {
 	var hits []Hit
 	for d := range ix.Len() {
-		if s := ix.exact(p.q, d, nil); s > 0 {
+		if accept != nil && !accept(d) {
+			continue
+		}
+		if s := ix.exact(p.q, d, nil); s > 0 && s >= minScore {
 			hits = append(hits, Hit{Doc: d, ID: ix.Case(d).ID, Score: s})
 		}
 	}
@@ -259,17 +265,7 @@ func TestBlockMaxIsExact(t *testing.T) {
 			accept := []func(int) bool{nil, odd}[i/2%2]
 			ix.opts.blocks = func(s *search) bool { return s.prof == nil }
 			got := ix.search(&search{q: p.q, k: k, minScore: minScore, accept: accept})
-			var want []Hit
-			for d := range ix.Len() {
-				if accept != nil && !accept(d) {
-					continue
-				}
-				if s := ix.exact(p.q, d, nil); s > 0 && s >= minScore {
-					want = append(want, Hit{Doc: d, ID: ix.Case(d).ID, Score: s})
-				}
-			}
-			sortHits(want)
-			want = want[:min(k, len(want))]
+			want := brutePaste(ix, p, k, minScore, accept)
 			if fmt.Sprint(hitIDs(got)) != fmt.Sprint(hitIDs(want)) {
 				t.Fatalf("window %d, paste %d: block-max %v, brute force %v", ws, i, hitIDs(got), hitIDs(want))
 			}

@@ -82,6 +82,9 @@ type search struct {
 	// (see pairbars.go), or a paste's (see probeBar). The search starts with it
 	// as its bar; it changes no answer.
 	bar float64
+	// live, when not nil, is the bar shared with the other parts of a split
+	// search (see liveBar).
+	live *liveBar
 }
 
 // span returns the part of key k's postings that falls in the search's range
@@ -122,7 +125,7 @@ func (ix *Index) run(sc *scorer, s *search) []Hit {
 	// them nil, and the next case-to-case search of the scorer regrew them
 	// from nothing, and the garbage collector collected them (eval/notes/second-stage-and-relate-speed.md).
 	p := pass{ix: ix, sc: sc, wt: ix.weightsFor(s.prof), tail: sc.tail[:0], touched: sc.touched[:0],
-		cands: sc.cands[:0], top: topHeap{k: s.k + extraHits}}
+		cands: sc.cands[:0], top: topHeap{k: s.k + extraHits}, live: s.live}
 	p.orderTerms(s)
 	if ix.opts.useBlocks(s) {
 		p.runBlocks(s)
@@ -167,9 +170,10 @@ type pass struct {
 	// The norm bound of the terms after the cut, against those before it;
 	// set by setCut.
 	nb    normBound
-	left  int     // postings in the search's range not yet read
-	cut   int     // order[:cut] are accumulated for every case; order[cut:] is the tail
-	theta float64 // the bar a case must clear: minScore, raised as the k-th best rises
+	left  int      // postings in the search's range not yet read
+	cut   int      // order[:cut] are accumulated for every case; order[cut:] is the tail
+	theta float64  // the bar a case must clear: minScore, raised as the k-th best rises
+	live  *liveBar // the bar of the other parts of a split search (nil: none)
 
 	touched []uint32 // cases with a partial sum in sc.acc
 	tail    []qterm  // order[cut:] sorted by key, their weights spread in sc.dense
@@ -278,6 +282,7 @@ func (p *pass) accumulate(s *search) {
 	for i, t := range p.order {
 		lo, hi := ix.span(t.key, s)
 		if i > 0 && hi-lo >= 64 {
+			p.syncBar()
 			u := p.unseen(i)
 			if u < p.theta-slack {
 				p.setCut(i)
@@ -288,6 +293,7 @@ func (p *pass) accumulate(s *search) {
 			if p.rem[i] < 0.4*lastRem && len(touched) >= s.k && p.left > 2*len(touched) {
 				lastRem = p.rem[i]
 				p.theta = max(p.theta, ix.kthLowerBound(p.sc, touched, s))
+				p.syncBar()
 				if u < p.theta-slack {
 					p.setCut(i)
 					break
@@ -432,6 +438,7 @@ func (p *pass) refine(s *search) {
 		mark[c.doc] = true
 	}
 	p.raiseBar(s.k)
+	p.syncBar()
 	// Rebounding costs a pass over the candidates: it is done once twice as
 	// many postings were read since the last one, and after the last term.
 	read := 0
@@ -483,6 +490,7 @@ func (p *pass) rebound(k int) int {
 	}
 	if !last {
 		p.raiseBar(k)
+		p.syncBar()
 	}
 	keep := p.cands[:0]
 	for _, c := range p.cands {
@@ -551,6 +559,7 @@ func (p *pass) completeVector(c cand) {
 	if p.top.full() { // the worst kept is a lower bound of the k-th best
 		p.theta = max(p.theta, p.top.worst().Score*(1-1e-6))
 	}
+	p.syncBar()
 }
 
 // release clears the scratch space the run dirtied and hands its buffers
@@ -673,6 +682,7 @@ func (ix *Index) searchParts(s search, parts int) []Hit {
 	n := len(ix.cases)
 	chunk := (n + parts - 1) / parts
 	found := make([][]Hit, parts)
+	s.live = new(liveBar)
 	par.For(n, chunk, func(_, lo, hi int) {
 		part := s
 		part.from, part.to = lo, hi

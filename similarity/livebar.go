@@ -1,0 +1,51 @@
+package similarity
+
+import (
+	"math"
+	"sync/atomic"
+)
+
+// liveBar is the bar shared by the parts of a split search (searchParts):
+// the largest lower bound of the k-th best score that any part has found so
+// far. Each part's own bar is a lower bound of the k-th best of the whole
+// search too, since its cases are some of all: so every part may prune
+// with the best bar found anywhere, from the moment it is found, instead of
+// only with its own, which rises from the k-th best of half the cases. The
+// answer does not depend on when a part sees it: pruning by any lower bound
+// keeps every case of the top k. A nil liveBar (a search in one piece)
+// holds 0 and ignores raises.
+type liveBar struct{ bits atomic.Uint64 }
+
+// load returns the bar.
+func (b *liveBar) load() float64 {
+	if b == nil {
+		return 0
+	}
+	return math.Float64frombits(b.bits.Load())
+}
+
+// raise lifts the bar to x if x is above it.
+func (b *liveBar) raise(x float64) {
+	if b == nil {
+		return
+	}
+	for {
+		old := b.bits.Load()
+		if math.Float64frombits(old) >= x || b.bits.CompareAndSwap(old, math.Float64bits(x)) {
+			return
+		}
+	}
+}
+
+// syncBar takes the shared bar when it is above the pass's own, and shares
+// the pass's own when it is above.
+func (p *pass) syncBar() {
+	if p.live == nil {
+		return
+	}
+	if b := p.live.load(); b > p.theta {
+		p.theta = b
+	} else if p.theta > b {
+		p.live.raise(p.theta)
+	}
+}
