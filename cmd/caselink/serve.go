@@ -4,6 +4,7 @@ import (
 	"context"
 	"os"
 	"os/signal"
+	"strings"
 	"syscall"
 	"time"
 
@@ -11,6 +12,7 @@ import (
 
 	"github.com/caselink/caselink/cmd/caselink/internal/curate"
 	"github.com/caselink/caselink/cmd/caselink/internal/serve"
+	"github.com/caselink/caselink/similarity"
 	"github.com/caselink/caselink/similarity/caselib"
 )
 
@@ -107,9 +109,15 @@ func (env *env) serve(c *cli.Context) error {
 		}
 	}
 	opts.Build = cachedBuild(opts.Paths, c.Bool("no-cache")) // cache.go
+	if streamable(opts.Paths) {
+		opts.Stream = env.serveStream(c, cfg)
+	}
 	addr := c.String("addr")
 	if err := checkExposure(addr, opts.Service.Tokens != nil, c.Bool("insecure-no-auth")); err != nil {
 		return err
+	}
+	if serveOpened != nil {
+		return serveOpened(opts)
 	}
 	srv, err := serve.New(opts)
 	if err != nil {
@@ -126,6 +134,10 @@ func (env *env) serve(c *cli.Context) error {
 	}
 	return srv.ListenAndServe(ctx, addr)
 }
+
+// serveOpened, when set by a test, takes the options the serve command
+// made instead of serving them.
+var serveOpened func(serve.Options) error
 
 // reloadTokensOnHUP makes SIGHUP, until the returned stop is called, read
 // the tokens file path again (a bad file keeps the tokens in force; the
@@ -148,4 +160,43 @@ func reloadTokensOnHUP(srv *serve.Server, path string) (stop func()) {
 		signal.Stop(ch)
 		close(done)
 	}
+}
+
+// serveStream is serve's Options.Stream for a library of files: its index
+// opened from the cache without reading the library when its stamp says
+// it is unchanged (openLazy), else read as a stream and indexed through
+// the cache (streamIndexed), so that the server holds no case. The
+// warnings are those a whole load logs. A library that fails to load is
+// left to the whole load (ok false), whose error the server has always
+// given.
+func (e *env) serveStream(c *cli.Context, cfg similarity.Config) func() (*similarity.Index, string, bool, error) {
+	return func() (*similarity.Index, string, bool, error) {
+		if !c.Bool("no-cache") {
+			o, err := stampOptionsOf(c)
+			if err != nil {
+				return nil, "", false, nil
+			}
+			if ix, notes, ok := openLazy(o, cfg); ok {
+				return ix, serveWarnings(notes), true, nil
+			}
+		}
+		r, notes, ok, err := e.streamIndexed(c, cfg) // stream.go
+		if err != nil || !ok {
+			return nil, "", false, nil
+		}
+		return r.ix, serveWarnings(notes), true, nil
+	}
+}
+
+// serveWarnings returns the warnings of a streamed load as the server
+// logs a whole one's: without the count of skipped cases, which the
+// commands print and the server never did (it logs each skip).
+func serveWarnings(notes string) string {
+	var b strings.Builder
+	for line := range strings.Lines(notes) {
+		if !strings.HasPrefix(line, "caselink: skipped ") {
+			b.WriteString(line)
+		}
+	}
+	return b.String()
 }
