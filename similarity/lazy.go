@@ -199,11 +199,11 @@ func (ix *Index) fillCases() {
 		return
 	}
 	ix.lazy.once.Do(func() {
-		cases := make([]*caselib.Case, len(ix.ids))
-		for i := range cases {
-			cases[i] = ix.lazy.mustGet(ix, i)
+		// In place: a server's other requests read the slice's length
+		// (Len) meanwhile, never its cases.
+		for i := range ix.cases {
+			ix.cases[i] = ix.lazy.mustGet(ix, i)
 		}
-		ix.cases = cases
 	})
 }
 

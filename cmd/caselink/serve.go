@@ -28,8 +28,9 @@ review page for probable duplicates at /dupes. Decisions go where those of casel
 --decisions FILE). A link to /?q=TEXT opens the page with that paste and matches it. When the
 library's files change, they are reloaded in the background (a postgres:// library: when its
 rows change, seen by polling a fingerprint of the row versions); a library that fails to load
-leaves the previous one serving and the error is logged here and shown by /healthz. Ctrl-C
-stops the server.
+leaves the previous one serving and the error is logged here and shown by /healthz. A library of
+files is indexed as a stream (or opened from its index file): the server keeps the index, not
+the cases, and reads each case it shows from its file. Ctrl-C stops the server.
 As a team's service: --tokens FILE (one "ROLE TOKEN" a line, roles read and curate, mode
 600) makes every request carry Authorization: Bearer TOKEN (a browser is asked for it once);
 SIGHUP reads the file again (a bad file keeps the tokens in force; the log says which); without --tokens, an --addr other machines can reach is refused unless --insecure-no-auth.
