@@ -108,10 +108,10 @@ func TestServeStreamsLibraryOfFiles(t *testing.T) {
 	}
 }
 
-// A streamed server reads the cases it shows from their files: after an
-// edit, until it reloads, a case it can no longer read is a 500 naming
-// it; the reload picks the edit up, and answers as a whole load of the
-// edited library.
+// A streamed server reads the cases it shows from their files: until it
+// reloads, a file replaced by a rename still reads as it was, and a case
+// of a file rewritten in place is a 500 naming it; the reload picks both
+// edits up, and answers as a whole load of the edited library.
 func TestServeStreamedReloadPicksUpEdit(t *testing.T) {
 	t.Setenv("XDG_CACHE_HOME", t.TempDir())
 	lib := streamedLibrary(t)
@@ -136,8 +136,29 @@ func TestServeStreamedReloadPicksUpEdit(t *testing.T) {
 	if code, body := get("/api/cases/FX-002"); code != 200 || !strings.Contains(body, "certificate") {
 		t.Fatalf("before the edit: %d %s", code, body)
 	}
+	// A file the server has read from, replaced by a rename (as relate
+	// --write writes): the old index still reads the old file.
+	fixture := filepath.Join(lib, "fixture.jsonl")
+	b, err := os.ReadFile(fixture)
+	if err != nil {
+		t.Fatal(err)
+	}
+	renamed := strings.Replace(string(b), `"FX-003","org":"Org 3","date":"2023-04-04","domain":["d0"],"title":{"en":"`,
+		`"FX-003","org":"Org 3","date":"2023-04-04","domain":["d0"],"title":{"en":"renamed `, 1)
+	if renamed == string(b) {
+		t.Fatal("FX-003 not found in the fixture")
+	}
+	if err := os.WriteFile(fixture+".tmp", []byte(renamed), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Rename(fixture+".tmp", fixture); err != nil {
+		t.Fatal(err)
+	}
+	if code, body := get("/api/cases/FX-003"); code != 200 || strings.Contains(body, "renamed") {
+		t.Errorf("a case of a file replaced by a rename, before the reload: %d %s, want the old case", code, body)
+	}
 	file := filepath.Join(lib, "extra.jsonl")
-	b, err := os.ReadFile(file)
+	b, err = os.ReadFile(file)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -153,6 +174,9 @@ func TestServeStreamedReloadPicksUpEdit(t *testing.T) {
 	}
 	if code, body := get("/api/cases/FX-900"); code != 200 || !strings.Contains(body, "once more") {
 		t.Errorf("after the reload: %d %s, want the edited title", code, body)
+	}
+	if code, body := get("/api/cases/FX-003"); code != 200 || !strings.Contains(body, "renamed") {
+		t.Errorf("after the reload: %d %s, want the renamed file's title", code, body)
 	}
 	wholeOpts := opts
 	wholeOpts.Stream = nil
