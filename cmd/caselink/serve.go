@@ -4,6 +4,7 @@ import (
 	"context"
 	"os"
 	"os/signal"
+	"runtime/debug"
 	"strings"
 	"syscall"
 	"time"
@@ -184,6 +185,17 @@ func (e *env) serveStream(c *cli.Context, cfg similarity.Config) func() (*simila
 		r, notes, ok, err := e.streamIndexed(c, cfg) // stream.go
 		if err != nil || !ok {
 			return nil, "", false, nil
+		}
+		if r.state == cacheSaved {
+			// The index just built lives on the heap, where the build
+			// also left garbage the runtime keeps: the file just saved
+			// gives the same index mapped, as a restarted server has it.
+			if o, err := stampOptionsOf(c); err == nil {
+				if ix, _, ok := openLazy(o, cfg); ok {
+					r.ix = ix
+					debug.FreeOSMemory()
+				}
+			}
 		}
 		return r.ix, serveWarnings(notes), true, nil
 	}
