@@ -186,19 +186,35 @@ func (e *env) serveStream(c *cli.Context, cfg similarity.Config) func() (*simila
 		if err != nil || !ok {
 			return nil, "", false, nil
 		}
-		if r.state == cacheSaved {
+		if o, err := stampOptionsOf(c); err == nil && r.state == cacheSaved && stampTrusted(o) {
 			// The index just built lives on the heap, where the build
 			// also left garbage the runtime keeps: the file just saved
 			// gives the same index mapped, as a restarted server has it.
-			if o, err := stampOptionsOf(c); err == nil {
-				if ix, _, ok := openLazy(o, cfg); ok {
-					r.ix = ix
-					debug.FreeOSMemory()
-				}
+			// The heap goes back first, so that the two are never held
+			// together.
+			r.ix = nil
+			debug.FreeOSMemory()
+			if ix, _, ok := openLazy(o, cfg); ok {
+				return ix, serveWarnings(notes), true, nil
+			}
+			if r, notes, ok, err = e.streamIndexed(c, cfg); err != nil || !ok {
+				return nil, "", false, nil
 			}
 		}
 		return r.ix, serveWarnings(notes), true, nil
 	}
+}
+
+// stampTrusted reports whether openLazy would open the index of the
+// library named by o from its cache file: its stamp says the files are
+// unchanged.
+func stampTrusted(o stampOptions) bool {
+	idx := cacheFile(o.paths)
+	if idx == "" {
+		return false
+	}
+	st, err := readStamp(stampPath(idx))
+	return err == nil && st.matches(o, caselib.FileStamps(o.paths))
 }
 
 // serveWarnings returns the warnings of a streamed load as the server
