@@ -176,8 +176,10 @@ func New(opts Options) (*Server, error) {
 	return s, nil
 }
 
-// load reads and indexes the library (on a reload, reindexing the current
-// index, which gives the same index as a build). stamp is the fingerprint of its files
+// load reads and indexes the library: through Options.Stream first, when
+// set, on the first load and whenever the current index holds no cases;
+// else whole (on a reload, reindexing the current index, which gives the
+// same index as a build). stamp is the fingerprint of its files
 // taken before reading them, so that a change made while loading is seen by
 // the next poll.
 func (s *Server) load(stamp uint64) (*snapshot, error) {
