@@ -141,7 +141,7 @@ func (b *Builder) Index(load func(i int) (*caselib.Case, error)) (*Index, [32]by
 	ix := b.ix
 	ix.docs = b.analysis.finish(ix.voc)
 	ix.cases = make([]*caselib.Case, b.n)
-	ix.lazy = &lazyCases{load: load, got: map[int]*caselib.Case{},
+	ix.lazy = &lazyCases{load: load, got: map[int]*caselib.Case{}, keep: lazyKeep,
 		org: b.org.t, date: b.date.t, dom: b.dom.t, domStart: b.domStart}
 	sum := sumOfParts(b.n, b.sums)
 	*b = Builder{err: errors.New("similarity: Builder used after Index")}

@@ -550,3 +550,42 @@ func seedCopies(t testing.TB, rounds int, change func(v *caselib.Case, r int)) [
 	}
 	return cases
 }
+
+// An index opened without its cases keeps only the last cases it read (a
+// server reads case after case for as long as it runs): an older one is
+// read from its file again, a recent one is not.
+func TestLazyKeepsTheLastCasesRead(t *testing.T) {
+	t.Parallel()
+	cases := seedCopies(t, 2, func(*caselib.Case, int) {})
+	docs := Documents(cases)
+	cfg := DefaultConfig()
+	built, err := Build(docs, cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	path := filepath.Join(t.TempDir(), "lib.idx")
+	key := CacheKey(docs, cfg, "test")
+	if err := built.SaveCache(path, key); err != nil {
+		t.Fatal(err)
+	}
+	read := map[int]int{}
+	lazy, err := OpenCacheLazy(path, key, cfg, func(i int) (*caselib.Case, error) { read[i]++; return cases[i], nil })
+	if err != nil {
+		t.Fatal(err)
+	}
+	lazy.lazy.keep = 4
+	for i := range 10 {
+		if c := lazy.Case(i); c.ID != cases[i].ID {
+			t.Fatalf("case %d is %s, want %s", i, c.ID, cases[i].ID)
+		}
+	}
+	if err := lazy.ReadCases(9, 6, 0); err != nil {
+		t.Fatal(err)
+	}
+	if read[9] != 1 || read[6] != 1 || read[0] != 2 {
+		t.Errorf("reads of cases 9, 6, 0: %d %d %d, want 1 1 2 (the last four read are kept)", read[9], read[6], read[0])
+	}
+	if n := len(lazy.lazy.got); n > 4 {
+		t.Errorf("%d cases kept, want at most 4", n)
+	}
+}

@@ -232,7 +232,7 @@ func (ix *Index) eventOrgTerms(ev *events) {
 				}
 			}
 		})
-		if org := ix.cases[i].Org; org != "" {
+		if org := ix.Org(i); org != "" {
 			ev.tdf[i] = make([][]int32, len(ev.keys[i]))
 			for _, t := range ix.an.Analyze(org) {
 				if c := ix.canonOf(t.Text); c != 0 {

@@ -25,9 +25,21 @@ type lazyCases struct {
 	domStart  []uint32 // case i has dom's tags domStart[i]:domStart[i+1]
 
 	mu   sync.Mutex
-	got  map[int]*caselib.Case // the cases read so far (never one that failed)
+	got  map[int]*caselib.Case // the cases read lately (never one that failed), at most keep
+	read []int                 // got's positions in the order read: a ring, at next
+	next int
+	keep int // lazyKeep (tests set fewer)
 	once sync.Once
 }
+
+// lazyKeep bounds the cases an index opened without them keeps once read:
+// the last ones read, so that a long-running server (which reads the cases
+// it shows, request after request) does not come to hold the library
+// again. Reading a case from its file again costs one seek and one
+// decode; what must be kept is only what a caller reads before it prints
+// it (ReadCases, then Case): a match's hits, a case page's related cases,
+// far fewer than this.
+const lazyKeep = 4096
 
 // strTable is a list of strings as a cache file keeps them: one blob, and
 // where each string ends in it.
@@ -69,12 +81,13 @@ func stringsOf(f *indexfile.File, blob, ends indexfile.ID, what string) (strTabl
 // byte for byte, provided it was built from the unaltered [Documents] of
 // its cases. It holds no cases (see "Opening an index" in the package
 // documentation for what it cannot do): a case is read through load when
-// [Index.ReadCase] or [Index.ReadCases] asks for it, once each; one that
+// [Index.ReadCase] or [Index.ReadCases] asks for it, and kept while it is
+// among the last few thousand read (lazyKeep); one that
 // cannot be read (load fails, or returns another id) is a [*CaseError].
 // Errors of the open are those of OpenCache.
 func OpenCacheLazy(path string, key [32]byte, cfg Config, load func(i int) (*caselib.Case, error)) (*Index, error) {
 	return openCache(path, key, cfg, nil, func(ix *Index) error {
-		ix.lazy = &lazyCases{load: load, got: map[int]*caselib.Case{}}
+		ix.lazy = &lazyCases{load: load, got: map[int]*caselib.Case{}, keep: lazyKeep}
 		return nil
 	})
 }
@@ -99,7 +112,8 @@ func (e *CaseError) Unwrap() error { return e.Err }
 // ReadCase returns the case at position i (0 ≤ i < Len()), in library
 // order, or why it cannot be read: only an index opened by OpenCacheLazy
 // reads its cases, and so only it can fail (a [*CaseError]). A case read
-// is kept; one that failed is tried again at the next call.
+// is kept while it is among the last few thousand read; one that failed is
+// tried again at the next call.
 func (ix *Index) ReadCase(i int) (*caselib.Case, error) {
 	if ix.lazy == nil {
 		return ix.cases[i], nil
@@ -142,6 +156,13 @@ func (l *lazyCases) get(ix *Index, i int) (*caselib.Case, error) {
 	if err != nil {
 		return nil, &CaseError{Pos: i, ID: ix.ids[i], Err: err}
 	}
+	if len(l.read) < l.keep {
+		l.read = append(l.read, i)
+	} else {
+		delete(l.got, l.read[l.next])
+		l.read[l.next] = i
+		l.next = (l.next + 1) % l.keep
+	}
 	l.got[i] = c
 	return c, nil
 }
@@ -178,11 +199,11 @@ func (ix *Index) fillCases() {
 		return
 	}
 	ix.lazy.once.Do(func() {
-		cases := make([]*caselib.Case, len(ix.ids))
-		for i := range cases {
-			cases[i] = ix.lazy.mustGet(ix, i)
+		// In place: a server's other requests read the slice's length
+		// (Len) meanwhile, never its cases.
+		for i := range ix.cases {
+			ix.cases[i] = ix.lazy.mustGet(ix, i)
 		}
-		ix.cases = cases
 	})
 }
 

@@ -4,6 +4,8 @@ import (
 	"context"
 	"os"
 	"os/signal"
+	"runtime/debug"
+	"strings"
 	"syscall"
 	"time"
 
@@ -11,6 +13,7 @@ import (
 
 	"github.com/caselink/caselink/cmd/caselink/internal/curate"
 	"github.com/caselink/caselink/cmd/caselink/internal/serve"
+	"github.com/caselink/caselink/similarity"
 	"github.com/caselink/caselink/similarity/caselib"
 )
 
@@ -26,8 +29,9 @@ review page for probable duplicates at /dupes. Decisions go where those of casel
 --decisions FILE). A link to /?q=TEXT opens the page with that paste and matches it. When the
 library's files change, they are reloaded in the background (a postgres:// library: when its
 rows change, seen by polling a fingerprint of the row versions); a library that fails to load
-leaves the previous one serving and the error is logged here and shown by /healthz. Ctrl-C
-stops the server.
+leaves the previous one serving and the error is logged here and shown by /healthz. A library of
+files is indexed as a stream (or opened from its index file): the server keeps the index, not
+the cases, and reads each case it shows from its file. Ctrl-C stops the server.
 As a team's service: --tokens FILE (one "ROLE TOKEN" a line, roles read and curate, mode
 600) makes every request carry Authorization: Bearer TOKEN (a browser is asked for it once);
 SIGHUP reads the file again (a bad file keeps the tokens in force; the log says which); without --tokens, an --addr other machines can reach is refused unless --insecure-no-auth.
@@ -107,9 +111,15 @@ func (env *env) serve(c *cli.Context) error {
 		}
 	}
 	opts.Build = cachedBuild(opts.Paths, c.Bool("no-cache")) // cache.go
+	if streamable(opts.Paths) {
+		opts.Stream = env.serveStream(c, cfg)
+	}
 	addr := c.String("addr")
 	if err := checkExposure(addr, opts.Service.Tokens != nil, c.Bool("insecure-no-auth")); err != nil {
 		return err
+	}
+	if serveOpened != nil {
+		return serveOpened(opts)
 	}
 	srv, err := serve.New(opts)
 	if err != nil {
@@ -126,6 +136,10 @@ func (env *env) serve(c *cli.Context) error {
 	}
 	return srv.ListenAndServe(ctx, addr)
 }
+
+// serveOpened, when set by a test, takes the options the serve command
+// made instead of serving them.
+var serveOpened func(serve.Options) error
 
 // reloadTokensOnHUP makes SIGHUP, until the returned stop is called, read
 // the tokens file path again (a bad file keeps the tokens in force; the
@@ -148,4 +162,70 @@ func reloadTokensOnHUP(srv *serve.Server, path string) (stop func()) {
 		signal.Stop(ch)
 		close(done)
 	}
+}
+
+// serveStream is serve's Options.Stream for a library of files: its index
+// opened from the cache without reading the library when its stamp says
+// it is unchanged (openLazy), else read as a stream and indexed through
+// the cache (streamIndexed), so that the server holds no case. The
+// warnings are those a whole load logs. A library that fails to load is
+// left to the whole load (ok false), whose error the server has always
+// given.
+func (e *env) serveStream(c *cli.Context, cfg similarity.Config) func() (*similarity.Index, string, bool, error) {
+	return func() (*similarity.Index, string, bool, error) {
+		if !c.Bool("no-cache") {
+			o, err := stampOptionsOf(c)
+			if err != nil {
+				return nil, "", false, nil
+			}
+			if ix, notes, ok := openLazy(o, cfg); ok {
+				return ix, serveWarnings(notes), true, nil
+			}
+		}
+		r, notes, ok, err := e.streamIndexed(c, cfg) // stream.go
+		if err != nil || !ok {
+			return nil, "", false, nil
+		}
+		if o, err := stampOptionsOf(c); err == nil && r.state == cacheSaved && stampTrusted(o) {
+			// The index just built lives on the heap, where the build
+			// also left garbage the runtime keeps: the file just saved
+			// gives the same index mapped, as a restarted server has it.
+			// The heap goes back first, so that the two are never held
+			// together.
+			r.ix = nil
+			debug.FreeOSMemory()
+			if ix, _, ok := openLazy(o, cfg); ok {
+				return ix, serveWarnings(notes), true, nil
+			}
+			if r, notes, ok, err = e.streamIndexed(c, cfg); err != nil || !ok {
+				return nil, "", false, nil
+			}
+		}
+		return r.ix, serveWarnings(notes), true, nil
+	}
+}
+
+// stampTrusted reports whether openLazy would open the index of the
+// library named by o from its cache file: its stamp says the files are
+// unchanged.
+func stampTrusted(o stampOptions) bool {
+	idx := cacheFile(o.paths)
+	if idx == "" {
+		return false
+	}
+	st, err := readStamp(stampPath(idx))
+	return err == nil && st.matches(o, caselib.FileStamps(o.paths))
+}
+
+// serveWarnings returns the warnings of a streamed load as the server
+// logs a whole one's: without the count of skipped cases, which the
+// commands print and the server never did (it logs each skip).
+func serveWarnings(notes string) string {
+	var b strings.Builder
+	for line := range strings.Lines(notes) {
+		if !strings.HasPrefix(line, "caselink: skipped ") {
+			b.WriteString(line)
+		}
+	}
+	return b.String()
 }

@@ -189,14 +189,14 @@ func sortClusters(ix *similarity.Index, out []*DupeCluster, strength map[int]flo
 			if s := cmp.Compare(strength[y], strength[x]); s != 0 {
 				return s
 			}
-			return cmp.Compare(ix.Case(x).ID, ix.Case(y).ID)
+			return cmp.Compare(ix.ID(x), ix.ID(y))
 		})
 	}
 	slices.SortStableFunc(out, func(x, y *DupeCluster) int {
 		if s := cmp.Compare(y.Score, x.Score); s != 0 {
 			return s
 		}
-		return cmp.Compare(ix.Case(x.Cases[0]).ID, ix.Case(y.Cases[0]).ID)
+		return cmp.Compare(ix.ID(x.Cases[0]), ix.ID(y.Cases[0]))
 	})
 	res := make([]DupeCluster, len(out))
 	for i, c := range out {
@@ -240,7 +240,7 @@ func PageClusters(ix *similarity.Index, pairs []similarity.Pair, decisions []cas
 func ClusterDecisions(ix *similarity.Index, c DupeCluster, v caselib.Verdict, date string) []caselib.Decision {
 	var ds []caselib.Decision
 	for _, p := range c.Pairs {
-		ds = append(ds, caselib.Decision{A: ix.Case(p.A).ID, B: ix.Case(p.B).ID, Verdict: v, Date: date})
+		ds = append(ds, caselib.Decision{A: ix.ID(p.A), B: ix.ID(p.B), Verdict: v, Date: date})
 	}
 	return ds
 }
@@ -250,7 +250,7 @@ func ClusterDecisions(ix *similarity.Index, c DupeCluster, v caselib.Verdict, da
 func ClusterOf(ix *similarity.Index, clusters []DupeCluster, id string) (DupeCluster, bool) {
 	for _, c := range clusters {
 		for _, x := range c.Cases {
-			if ix.Case(x).ID == id {
+			if ix.ID(x) == id {
 				return c, true
 			}
 		}

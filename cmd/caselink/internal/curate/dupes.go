@@ -59,7 +59,7 @@ func Page(ix *similarity.Index, pairs []similarity.Pair, decisions []caselib.Dec
 		if p.Score < q.Threshold {
 			continue
 		}
-		v := verdicts[caselib.PairKey(ix.Case(p.A).ID, ix.Case(p.B).ID)]
+		v := verdicts[caselib.PairKey(ix.ID(p.A), ix.ID(p.B))]
 		if v == caselib.NotDuplicate || (q.Pending && v != "") {
 			continue
 		}

@@ -68,7 +68,7 @@ func ProposeLinks(ix *similarity.Index, found [][]similarity.Hit, p LinkPolicy) 
 			if !plan.Subject[d] {
 				continue
 			}
-			id := ix.Case(d).ID
+			id := ix.ID(d)
 			for _, other := range plan.Next[d] {
 				if o, ok := ix.Lookup(other); ok && o != d && !slices.Contains(plan.Next[o], id) {
 					plan.Next[o] = append(plan.Next[o], id)

@@ -226,7 +226,12 @@ func (s *Server) pathCase(w http.ResponseWriter, r *http.Request) (ix *similarit
 
 func (s *Server) apiCase(w http.ResponseWriter, r *http.Request) {
 	if ix, doc, lg, ok := s.pathCase(w, r); ok {
-		writeJSON(w, http.StatusOK, s.caseView(ix, doc, lg))
+		v, err := s.caseView(ix, doc, lg)
+		if err != nil {
+			writeError(w, http.StatusInternalServerError, "%v", err)
+			return
+		}
+		writeJSON(w, http.StatusOK, v)
 	}
 }
 
@@ -240,7 +245,12 @@ func (s *Server) apiRelated(w http.ResponseWriter, r *http.Request) {
 		writeError(w, http.StatusBadRequest, "%v", err)
 		return
 	}
-	writeJSON(w, http.StatusOK, api.HitList{Hits: s.related(ix, doc, top, lg)})
+	hits, err := s.related(ix, doc, top, lg)
+	if err != nil {
+		writeError(w, http.StatusInternalServerError, "%v", err)
+		return
+	}
+	writeJSON(w, http.StatusOK, api.HitList{Hits: hits})
 }
 
 func (s *Server) apiDupes(w http.ResponseWriter, r *http.Request) {
@@ -295,10 +305,10 @@ func (s *Server) apiDupes(w http.ResponseWriter, r *http.Request) {
 			c := clusters[n-1]
 			dc := api.DupeCluster{N: n, Score: similarity.RoundScore(c.Score), Pairs: len(c.Pairs)}
 			for _, x := range c.Cases {
-				dc.Cases = append(dc.Cases, ix.Case(x).ID)
+				dc.Cases = append(dc.Cases, ix.ID(x))
 			}
 			for _, p := range c.Pairs {
-				dc.PairIDs = append(dc.PairIDs, [2]string{ix.Case(p.A).ID, ix.Case(p.B).ID})
+				dc.PairIDs = append(dc.PairIDs, [2]string{ix.ID(p.A), ix.ID(p.B)})
 			}
 			out.Clusters = append(out.Clusters, dc)
 		}
@@ -447,19 +457,33 @@ func (s *Server) apiLive(w http.ResponseWriter, r *http.Request) {
 }
 
 // related returns the top cases most similar to the case at doc, titles
-// in lang.
-func (s *Server) related(ix *similarity.Index, doc, top int, lang string) []api.Hit {
+// in lang. It reads the cases first (Index.ReadCases), so that one a
+// streamed index cannot read again is an error, not a panic.
+func (s *Server) related(ix *similarity.Index, doc, top int, lang string) ([]api.Hit, error) {
 	hs := ix.Related(doc, top, s.opts.RelateMinScore)
+	docs := make([]int, 0, len(hs)+1)
+	docs = append(docs, doc)
+	for _, h := range hs {
+		docs = append(docs, h.Doc)
+	}
+	if err := ix.ReadCases(docs...); err != nil {
+		return nil, err
+	}
 	out := make([]api.Hit, len(hs))
 	for i, h := range hs {
 		out[i] = api.NewHit(ix, i, h, ix.ExplainPair(doc, h.Doc), lang)
 	}
-	return out
+	return out, nil
 }
 
 // caseView gathers what the API and the case page show of the case at doc:
 // each text in lang where the case has it, else in the other language.
-func (s *Server) caseView(ix *similarity.Index, doc int, lang string) api.CaseView {
+// It fails only when a streamed index cannot read a case again.
+func (s *Server) caseView(ix *similarity.Index, doc int, lang string) (api.CaseView, error) {
+	related, err := s.related(ix, doc, defaultTop, lang)
+	if err != nil {
+		return api.CaseView{}, err
+	}
 	c := ix.Case(doc)
 	shown := "en"
 	in := func(t caselib.Text) string {
@@ -472,7 +496,7 @@ func (s *Server) caseView(ix *similarity.Index, doc int, lang string) api.CaseVi
 	v := api.CaseView{ID: c.ID, Org: c.Org, Date: c.Date, Severity: c.Severity, URL: c.URL, Title: in(c.Title),
 		Summary: in(c.Summary), Symptoms: in(c.SymptomsText), Detection: in(c.Detection), Trigger: in(c.Trigger),
 		Lessons: in(c.Lessons), Domain: nonNil(c.Domain), Tags: nonNil(similarity.CaseTags(c)),
-		Links: nonNil(c.Related), Related: s.related(ix, doc, defaultTop, lang), Sources: []string{}, Remediation: []string{}}
+		Links: nonNil(c.Related), Related: related, Sources: []string{}, Remediation: []string{}}
 	for _, src := range c.Sources {
 		if src.URL != "" && src.URL != c.URL {
 			v.Sources = append(v.Sources, src.URL)
@@ -484,7 +508,7 @@ func (s *Server) caseView(ix *similarity.Index, doc int, lang string) api.CaseVi
 		}
 	}
 	v.Lang = shown
-	return v
+	return v, nil
 }
 
 // decodeBody reads a JSON request body of at most MaxBodyBytes (more with

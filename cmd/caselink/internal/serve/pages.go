@@ -139,12 +139,21 @@ func (s *Server) pageCase(w http.ResponseWriter, r *http.Request) {
 		}{h, fmt.Sprintf(h.T["noCase"], id)})
 		return
 	}
-	v := s.caseView(ix, doc, lg)
+	v, err := s.caseView(ix, doc, lg)
+	if err != nil {
+		http.Error(w, err.Error(), http.StatusInternalServerError)
+		return
+	}
 	links := make([]caseLink, len(v.Links))
 	for i, l := range v.Links {
 		links[i].ID = l
 		if d, ok := ix.Lookup(l); ok {
-			links[i].Title, links[i].Known = ix.Case(d).Title.In(lg), true
+			c, err := ix.ReadCase(d)
+			if err != nil {
+				http.Error(w, err.Error(), http.StatusInternalServerError)
+				return
+			}
+			links[i].Title, links[i].Known = c.Title.In(lg), true
 		}
 	}
 	s.render(w, http.StatusOK, "case.html", struct {

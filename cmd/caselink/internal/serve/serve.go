@@ -54,6 +54,16 @@ type Options struct {
 	// (the CLI starts from its index cache); a reload reindexes what
 	// changed.
 	Build func(docs []similarity.Document, cfg similarity.Config) (*similarity.Index, error)
+	// Stream, when set, indexes a library of files without holding its
+	// cases (the CLI's streaming build through its cache): the index it
+	// returns reads a case from its file when a handler shows it
+	// (Index.HoldsCases is false), so that a server of a large library
+	// does not keep the library's text. warnings are the lines loading
+	// gave (what Log would get from a whole load, each ending in a
+	// newline); ok false means the library cannot be streamed (a lenient
+	// load left out cases already read): it is loaded whole. A reload of
+	// a library opened so streams it again, indexing it whole.
+	Stream func() (ix *similarity.Index, warnings string, ok bool, err error)
 
 	// PollInterval is how often the library's files are checked for
 	// changes: 0 means one second, a negative value turns watching off.
@@ -166,11 +176,24 @@ func New(opts Options) (*Server, error) {
 	return s, nil
 }
 
-// load reads and indexes the library (on a reload, reindexing the current
-// index, which gives the same index as a build). stamp is the fingerprint of its files
+// load reads and indexes the library: through Options.Stream first, when
+// set, on the first load and whenever the current index holds no cases;
+// else whole (on a reload, reindexing the current index, which gives the
+// same index as a build). stamp is the fingerprint of its files
 // taken before reading them, so that a change made while loading is seen by
 // the next poll.
 func (s *Server) load(stamp uint64) (*snapshot, error) {
+	prev := s.cur.Load()
+	if s.opts.Stream != nil && s.opts.Library == nil && len(s.opts.Paths) > 0 && (prev == nil || !prev.ix.HoldsCases()) {
+		ix, warnings, ok, err := s.opts.Stream()
+		if err != nil {
+			return nil, err
+		}
+		if ok {
+			io.WriteString(s.log.Writer(), warnings)
+			return &snapshot{ix: ix, loadedAt: time.Now(), stamp: stamp}, nil
+		}
+	}
 	var lib *caselib.Library
 	var err error
 	switch {
@@ -197,7 +220,7 @@ func (s *Server) load(stamp uint64) (*snapshot, error) {
 	}
 	docs := similarity.Documents(lib.Cases)
 	var ix *similarity.Index
-	if prev := s.cur.Load(); prev != nil {
+	if prev != nil && prev.ix.HoldsCases() {
 		// A reload tokenizes only the cases whose text or tags changed.
 		ix, err = prev.ix.Reindex(docs)
 	} else {

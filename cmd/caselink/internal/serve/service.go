@@ -10,6 +10,8 @@ import (
 	"net/http"
 	"strings"
 	"time"
+
+	"github.com/caselink/caselink/similarity"
 )
 
 // ServiceOptions are what a team running caselink as a service sets: who
@@ -223,7 +225,30 @@ func (s *Server) serviceRoutes(mux *http.ServeMux, api func(method, path string,
 }
 
 // middleware wraps the routes: observed (id, log, metrics) outside, then
-// the guard (host, origin, content type, tokens).
+// the guard (host, origin, content type, tokens), then unread.
 func (s *Server) middleware(h http.Handler) http.Handler {
-	return s.observed(s.guard(h))
+	return s.observed(s.guard(unread(h)))
+}
+
+// unread answers 500 with the reason when a handler reads a case that a
+// streamed index (Options.Stream) cannot read again from its file (it
+// changed since it was indexed, until the reload that follows): the index
+// panics with a *similarity.CaseError where a caller could not read first
+// (similarity.Index.Case). Any other panic goes on, as before.
+func unread(h http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		defer func() {
+			v := recover()
+			if v == nil {
+				return
+			}
+			err, ok := v.(error)
+			var ce *similarity.CaseError
+			if !ok || !errors.As(err, &ce) {
+				panic(v)
+			}
+			writeError(w, http.StatusInternalServerError, "%v", ce)
+		}()
+		h.ServeHTTP(w, r)
+	})
 }

@@ -1,0 +1,190 @@
+package main
+
+import (
+	"bytes"
+	"io"
+	"net/http"
+	"net/http/httptest"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/caselink/caselink/cmd/caselink/internal/serve"
+)
+
+// serveOptionsOf returns the options `caselink serve args…` would serve.
+func serveOptionsOf(t *testing.T, args ...string) serve.Options {
+	t.Helper()
+	var opts serve.Options
+	serveOpened = func(o serve.Options) error { opts = o; return nil }
+	defer func() { serveOpened = nil }()
+	runCLI(t, append([]string{"serve", "--poll", "0"}, args...)...)
+	return opts
+}
+
+// answers returns what a server answers to the requests a user makes of
+// it, one after the other, each with its status.
+func answers(t *testing.T, srv *serve.Server) string {
+	t.Helper()
+	ts := httptest.NewServer(srv.Handler())
+	defer ts.Close()
+	var b strings.Builder
+	for _, q := range []string{
+		"POST /api/match {\"text\":\"pool exhausted database\",\"top\":10,\"explain\":true}",
+		"POST /api/match {\"text\":\"pods OOM-killed after a rollout\",\"top\":5,\"filters\":{\"org\":[\"Org 3\"]}}",
+		"GET /api/cases?limit=100", "GET /api/cases/FX-001", "GET /api/cases/FX-001/related?top=5",
+		"GET /cases/FX-900", "GET /cases/FX-002", "GET /api/dupes?threshold=0&limit=50",
+	} {
+		method, rest, _ := strings.Cut(q, " ")
+		path, body, _ := strings.Cut(rest, " ")
+		req, _ := http.NewRequest(method, ts.URL+path, strings.NewReader(body))
+		if body != "" {
+			req.Header.Set("Content-Type", "application/json")
+		}
+		resp, err := http.DefaultClient.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		out, _ := io.ReadAll(resp.Body)
+		resp.Body.Close()
+		b.WriteString(q + " → " + resp.Status + "\n")
+		b.Write(out)
+		b.WriteString("\n")
+	}
+	return b.String()
+}
+
+// streamedLibrary is cacheLibrary with a case whose related link names no
+// case, for the warning the server logs.
+func streamedLibrary(t *testing.T) string {
+	lib := cacheLibrary(t)
+	extra := `{"id":"FX-900","org":"Org 1","date":"2023-05-01","title":{"en":"connection pool exhausted on the primary database again"},"summary":{"en":"the pool ran dry after a deploy"},"related":["FX-001","NOPE-1"]}` + "\n"
+	if err := os.WriteFile(filepath.Join(lib, "extra.jsonl"), []byte(extra), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return lib
+}
+
+// serve on a library of files indexes it without holding its cases, and
+// answers as a server that loads it whole: match, case pages, related
+// cases, dupes, byte for byte, with the same warnings in its log; whether
+// it built the cache or opened it.
+func TestServeStreamsLibraryOfFiles(t *testing.T) {
+	t.Setenv("XDG_CACHE_HOME", t.TempDir())
+	lib := streamedLibrary(t)
+	opts := serveOptionsOf(t, "--cases", lib)
+	if opts.Stream == nil {
+		t.Fatal("serve on a folder of case files does not stream it")
+	}
+	open := func(o serve.Options) (*serve.Server, string) {
+		t.Helper()
+		var log bytes.Buffer
+		o.Log = &log
+		srv, err := serve.New(o)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return srv, log.String()
+	}
+	wholeOpts := opts
+	wholeOpts.Stream = nil
+	whole, wholeLog := open(wholeOpts)
+	want := answers(t, whole)
+	if !strings.Contains(want, `"FX-`) || !strings.Contains(wholeLog, "NOPE-1") {
+		t.Fatalf("the whole server found nothing or warned of nothing: %s\nlog: %s", want, wholeLog)
+	}
+	for _, how := range []string{"built", "opened from the cache"} {
+		streamed, log := open(opts)
+		if got := answers(t, streamed); got != want {
+			t.Errorf("streamed (%s) answers:\n%s\nwant (whole):\n%s", how, got, want)
+		}
+		if log != wholeLog {
+			t.Errorf("streamed (%s) logs %q, want %q", how, log, wholeLog)
+		}
+		if streamed.Len() != whole.Len() {
+			t.Errorf("streamed (%s) serves %d cases, want %d", how, streamed.Len(), whole.Len())
+		}
+	}
+}
+
+// A streamed server reads the cases it shows from their files: until it
+// reloads, a file replaced by a rename still reads as it was, and a case
+// of a file rewritten in place is a 500 naming it; the reload picks both
+// edits up, and answers as a whole load of the edited library.
+func TestServeStreamedReloadPicksUpEdit(t *testing.T) {
+	t.Setenv("XDG_CACHE_HOME", t.TempDir())
+	lib := streamedLibrary(t)
+	opts := serveOptionsOf(t, "--cases", lib)
+	opts.Log = io.Discard
+	srv, err := serve.New(opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ts := httptest.NewServer(srv.Handler())
+	defer ts.Close()
+	get := func(path string) (int, string) {
+		t.Helper()
+		resp, err := http.Get(ts.URL + path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer resp.Body.Close()
+		b, _ := io.ReadAll(resp.Body)
+		return resp.StatusCode, string(b)
+	}
+	if code, body := get("/api/cases/FX-002"); code != 200 || !strings.Contains(body, "certificate") {
+		t.Fatalf("before the edit: %d %s", code, body)
+	}
+	// A file the server has read from, replaced by a rename (as relate
+	// --write writes): the old index still reads the old file.
+	fixture := filepath.Join(lib, "fixture.jsonl")
+	b, err := os.ReadFile(fixture)
+	if err != nil {
+		t.Fatal(err)
+	}
+	renamed := strings.Replace(string(b), `"FX-003","org":"Org 3","date":"2023-04-04","domain":["d0"],"title":{"en":"`,
+		`"FX-003","org":"Org 3","date":"2023-04-04","domain":["d0"],"title":{"en":"renamed `, 1)
+	if renamed == string(b) {
+		t.Fatal("FX-003 not found in the fixture")
+	}
+	if err := os.WriteFile(fixture+".tmp", []byte(renamed), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Rename(fixture+".tmp", fixture); err != nil {
+		t.Fatal(err)
+	}
+	if code, body := get("/api/cases/FX-003"); code != 200 || strings.Contains(body, "renamed") {
+		t.Errorf("a case of a file replaced by a rename, before the reload: %d %s, want the old case", code, body)
+	}
+	file := filepath.Join(lib, "extra.jsonl")
+	b, err = os.ReadFile(file)
+	if err != nil {
+		t.Fatal(err)
+	}
+	edited := strings.Replace(string(b), "exhausted on the primary database again", "exhausted once more on the primary", 1)
+	if err := os.WriteFile(file, []byte(edited), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if code, body := get("/api/cases/FX-900"); code != http.StatusInternalServerError || !strings.Contains(body, "FX-900") {
+		t.Errorf("a case changed since it was indexed: %d %s, want 500 naming it", code, body)
+	}
+	if err := srv.Reload(); err != nil {
+		t.Fatal(err)
+	}
+	if code, body := get("/api/cases/FX-900"); code != 200 || !strings.Contains(body, "once more") {
+		t.Errorf("after the reload: %d %s, want the edited title", code, body)
+	}
+	if code, body := get("/api/cases/FX-003"); code != 200 || !strings.Contains(body, "renamed") {
+		t.Errorf("after the reload: %d %s, want the renamed file's title", code, body)
+	}
+	wholeOpts := opts
+	wholeOpts.Stream = nil
+	whole, err := serve.New(wholeOpts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got, want := answers(t, srv), answers(t, whole); got != want {
+		t.Errorf("reloaded streamed server answers:\n%s\nwant (whole load of the edited library):\n%s", got, want)
+	}
+}
