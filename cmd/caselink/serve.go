@@ -173,11 +173,11 @@ func reloadTokensOnHUP(srv *serve.Server, path string) (stop func()) {
 // given.
 func (e *env) serveStream(c *cli.Context, cfg similarity.Config) func() (*similarity.Index, string, bool, error) {
 	return func() (*similarity.Index, string, bool, error) {
+		o, err := stampOptionsOf(c)
+		if err != nil {
+			return nil, "", false, nil
+		}
 		if !c.Bool("no-cache") {
-			o, err := stampOptionsOf(c)
-			if err != nil {
-				return nil, "", false, nil
-			}
 			if ix, notes, ok := openLazy(o, cfg); ok {
 				return ix, serveWarnings(notes), true, nil
 			}
@@ -186,7 +186,7 @@ func (e *env) serveStream(c *cli.Context, cfg similarity.Config) func() (*simila
 		if err != nil || !ok {
 			return nil, "", false, nil
 		}
-		if o, err := stampOptionsOf(c); err == nil && r.state == cacheSaved && stampTrusted(o) {
+		if r.state == cacheSaved && stampTrusted(o) {
 			// The index just built lives on the heap, where the build
 			// also left garbage the runtime keeps: the file just saved
 			// gives the same index mapped, as a restarted server has it.

@@ -91,19 +91,28 @@ func (e *env) streamIndexed(c *cli.Context, cfg similarity.Config) (r cached, no
 		sources, spans, ok := lib.Spans()
 		return &libStamp{Salt: cacheSalt, Paths: o.paths, Files: before, Sources: sources, Spans: spans}, ok
 	}
-	if _, err := os.Stat(r.path); r.path != "" && err == nil {
-		var sum similarity.Summer
-		lib, linked, err := e.streamLibrary(c, o, func(cs *caselib.Case) error { sum.Add(cs); return nil })
+	// read streams the library to each; ok is false when it must be
+	// loaded whole instead (a retracted case, or cases that cannot be read
+	// again from their files).
+	read := func(each func(*caselib.Case) error) (lib *caselib.Library, st *libStamp, ok bool, err error) {
+		lib, linked, err := e.streamLibrary(c, o, each)
 		if errors.Is(err, caselib.ErrRetracted) {
-			return r, "", false, nil
+			return nil, nil, false, nil
 		} else if err != nil {
-			return r, "", false, err
+			return nil, nil, false, err
 		}
-		st, spansOK := stampOf(lib)
-		if !spansOK {
-			return r, "", false, nil
+		if st, ok = stampOf(lib); !ok {
+			return nil, nil, false, nil
 		}
 		e.warnLinks(curate.CheckLinks(linked, holder(lib)))
+		return lib, st, true, nil
+	}
+	if _, err := os.Stat(r.path); r.path != "" && err == nil {
+		var sum similarity.Summer
+		lib, st, ok, err := read(func(cs *caselib.Case) error { sum.Add(cs); return nil })
+		if !ok {
+			return r, "", false, err
+		}
 		r.sum = sum.Sum()
 		rd := &caseReader{st: st}
 		if ix, err := similarity.OpenCacheLazy(r.path, similarity.CacheKeyOf(r.sum, cfg, cacheSalt), cfg, rd.read); err == nil {
@@ -118,17 +127,10 @@ func (e *env) streamIndexed(c *cli.Context, cfg similarity.Config) (r cached, no
 	if err != nil {
 		return r, "", false, usageError{err}
 	}
-	lib, linked, err := e.streamLibrary(c, o, b.Add)
-	if errors.Is(err, caselib.ErrRetracted) {
-		return r, "", false, nil
-	} else if err != nil {
+	lib, st, ok, err := read(b.Add)
+	if !ok {
 		return r, "", false, err
 	}
-	st, spansOK := stampOf(lib)
-	if !spansOK {
-		return r, "", false, nil
-	}
-	e.warnLinks(curate.CheckLinks(linked, holder(lib)))
 	rd := &caseReader{st: st}
 	defer limitHeap(b)() // through the saving too, which packs the entries in one array
 	ix, sum, err := b.Index(rd.read)
