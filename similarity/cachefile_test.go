@@ -314,17 +314,8 @@ func TestCacheLazyRoundTrip(t *testing.T) {
 		v.Org = fmt.Sprintf("Org %d", r)
 		v.Date = fmt.Sprintf("202%d-0%d-1%d", r, r, r)
 	})
-	docs := Documents(cases)
 	cfg := DefaultConfig()
-	built, err := Build(docs, cfg)
-	if err != nil {
-		t.Fatal(err)
-	}
-	path := filepath.Join(t.TempDir(), "lib.idx")
-	key := CacheKey(docs, cfg, "test")
-	if err := built.SaveCache(path, key); err != nil {
-		t.Fatal(err)
-	}
+	built, path, key := savedIndex(t, cases, cfg)
 	var mu sync.Mutex
 	read := map[int]int{}
 	load := func(i int) (*caselib.Case, error) {
@@ -405,6 +396,7 @@ func TestCacheLazyRoundTrip(t *testing.T) {
 	if a, b := readFile(t, path), readFile(t, again); !bytes.Equal(a, b) {
 		t.Error("an index opened without its cases saves another file than the one it was opened from")
 	}
+	docs := Documents(cases)
 	if nx, err := lazy.Reindex(docs[1:]); err != nil || nx.Len() != len(docs)-1 {
 		t.Errorf("Reindex: %v", err)
 	}
@@ -557,17 +549,8 @@ func seedCopies(t testing.TB, rounds int, change func(v *caselib.Case, r int)) [
 func TestLazyKeepsTheLastCasesRead(t *testing.T) {
 	t.Parallel()
 	cases := seedCopies(t, 2, func(*caselib.Case, int) {})
-	docs := Documents(cases)
 	cfg := DefaultConfig()
-	built, err := Build(docs, cfg)
-	if err != nil {
-		t.Fatal(err)
-	}
-	path := filepath.Join(t.TempDir(), "lib.idx")
-	key := CacheKey(docs, cfg, "test")
-	if err := built.SaveCache(path, key); err != nil {
-		t.Fatal(err)
-	}
+	_, path, key := savedIndex(t, cases, cfg)
 	read := map[int]int{}
 	lazy, err := OpenCacheLazy(path, key, cfg, func(i int) (*caselib.Case, error) { read[i]++; return cases[i], nil })
 	if err != nil {
@@ -588,4 +571,21 @@ func TestLazyKeepsTheLastCasesRead(t *testing.T) {
 	if n := len(lazy.lazy.got); n > 4 {
 		t.Errorf("%d cases kept, want at most 4", n)
 	}
+}
+
+// savedIndex builds cases with cfg and saves the index in a temporary
+// file, returning the index, the file and its key.
+func savedIndex(t *testing.T, cases []*caselib.Case, cfg Config) (*Index, string, [32]byte) {
+	t.Helper()
+	docs := Documents(cases)
+	built, err := Build(docs, cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	path := filepath.Join(t.TempDir(), "lib.idx")
+	key := CacheKey(docs, cfg, "test")
+	if err := built.SaveCache(path, key); err != nil {
+		t.Fatal(err)
+	}
+	return built, path, key
 }
