@@ -293,6 +293,9 @@ func (p *pass) accumulate(s *search) {
 			if p.rem[i] < 0.4*lastRem && len(touched) >= s.k && p.left > 2*len(touched) {
 				lastRem = p.rem[i]
 				p.theta = max(p.theta, ix.kthLowerBound(p.sc, touched, s))
+				if s.prof != nil && !ix.opts.noExactBar {
+					p.theta = max(p.theta, p.touchedBar(s, touched))
+				}
 				p.syncBar()
 				if u < p.theta-slack {
 					p.setCut(i)
@@ -438,6 +441,9 @@ func (p *pass) refine(s *search) {
 		mark[c.doc] = true
 	}
 	p.raiseBar(s.k)
+	if s.prof != nil && !ix.opts.noExactBar && len(p.cands) > probeCases*s.k {
+		p.theta = max(p.theta, p.candsBar(s))
+	}
 	p.syncBar()
 	// Rebounding costs a pass over the candidates: it is done once twice as
 	// many postings were read since the last one, and after the last term.
@@ -856,4 +862,87 @@ func selectBest(c []cand, n int) {
 			return
 		}
 	}
+}
+
+// probeCases is how many cases, per hit asked, a case-to-case search scores
+// exactly from their vectors for its bar (touchedBar, candsBar).
+const probeCases = 4
+
+// touchedBar returns a lower bound of the k-th best score of the
+// case-to-case search s: the k-th best exact score of the touched cases
+// with the largest partial sums. The k-th best partial sum (kthLowerBound)
+// is one too, but far lower while the common words are unread: the second
+// stage of match looks for neighbours at 0.4–0.9 whose partial sums after
+// the rare terms are half that, and a bar that low leaves tens of thousands
+// of candidates to refine (eval/notes/long-pastes.md). The cases with the
+// largest partial sums are most often the nearest: a few dozen exact scores
+// (a case's vector, some 50 entries) put the bar at or near its final value.
+func (p *pass) touchedBar(s *search, touched []uint32) float64 {
+	m := probeCases * s.k
+	h := topHeap{k: m, h: p.sc.kth[:0]}
+	for _, d := range touched {
+		v := float64(p.sc.acc[d] * s.prof.scale[d])
+		if h.full() && v <= h.worst().Score {
+			continue
+		}
+		if s.accept != nil && !s.accept(int(d)) {
+			continue
+		}
+		h.push(Hit{Doc: int(d), Score: v})
+	}
+	p.sc.kth = h.h
+	docs := p.sc.probes[:0]
+	for _, x := range h.h {
+		docs = append(docs, uint32(x.Doc))
+	}
+	p.sc.probes = docs
+	return p.exactKth(s, docs)
+}
+
+// candsBar is touchedBar over the candidates (cases the search accepts),
+// those with the largest partial scores; it reorders them.
+func (p *pass) candsBar(s *search) float64 {
+	m := min(len(p.cands), probeCases*s.k)
+	if m < s.k {
+		return 0
+	}
+	selectBest(p.cands, m)
+	docs := p.sc.probes[:0]
+	for _, c := range p.cands[:m] {
+		docs = append(docs, c.doc)
+	}
+	p.sc.probes = docs
+	return p.exactKth(s, docs)
+}
+
+// exactKth returns the k-th best score of s among the (accepted) cases
+// docs, computed from their vectors, rounded down (0 when they are fewer
+// than k): a lower bound of the k-th best score of s.
+func (p *pass) exactKth(s *search, docs []uint32) float64 {
+	ix, sc := p.ix, p.sc
+	if len(docs) < s.k {
+		return 0
+	}
+	if len(sc.dense) < len(ix.pstart)-1 {
+		sc.dense = make([]float32, len(ix.pstart)-1)
+	}
+	for _, t := range s.q {
+		sc.dense[t.key] = t.w
+	}
+	scores := sc.probeScores[:0]
+	for _, d := range docs {
+		v := ix.dotDense(sc.dense, int(d), p.wt) * float64(s.prof.scale[d])
+		if s.dated != nil {
+			v *= s.dated.factor(int(d))
+		}
+		scores = append(scores, min(v, 1))
+	}
+	for _, t := range s.q {
+		sc.dense[t.key] = 0
+	}
+	sc.probeScores = scores
+	slices.Sort(scores)
+	// A float32 sum of non-negative products is within a relative 1e-5 of
+	// the exact one for vectors of a few hundred terms.
+	return scores[len(scores)-s.k] * (1 - 1e-4)
 }
