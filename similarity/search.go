@@ -34,6 +34,9 @@ type scorer struct {
 	cum   []float64
 	wacc  []float32
 	wbits []uint64
+	// The part of each term's postings in the search's range, by the
+	// pass's order.
+	spans []span
 	// probeBar's cases and their scores.
 	probes      []uint32
 	probeScores []float64
@@ -87,8 +90,13 @@ type search struct {
 	live *liveBar
 }
 
+// span is the part [lo, hi) of a term's postings in the search's range of
+// cases.
+type span struct{ lo, hi int }
+
 // span returns the part of key k's postings that falls in the search's range
-// of cases (postings are sorted by case).
+// of cases (postings are sorted by case). A split search finds it by two
+// binary searches, so a pass finds it once per term (pass.spans).
 func (ix *Index) span(k uint32, s *search) (lo, hi int) {
 	lo, hi = ix.pstart[k], ix.pstart[k+1]
 	if s.to == 0 {
@@ -156,6 +164,7 @@ type pass struct {
 	wt *weights
 
 	order []qterm   // the query's terms, in the order orderTerms reads them
+	spans []span    // spans[i]: the part of order[i]'s postings in the search's range
 	rem   []float64 // rem[i] bounds what the terms order[i:] can add to a score
 	// The Cauchy–Schwarz bound (see reaches): a score is the inner product
 	// of u, the query's weights divided by √view (a paste's as they are),
@@ -208,13 +217,15 @@ func (p *pass) orderTerms(s *search) {
 		return cmp.Compare(a.key, b.key)
 	})
 	rem := slices.Grow(p.sc.rem[:0], len(order)+1)[:len(order)+1]
+	spans := slices.Grow(p.sc.spans[:0], len(order))[:len(order)]
 	rem[len(order)] = 0
 	for i := len(order) - 1; i >= 0; i-- {
 		rem[i] = rem[i+1] + ub(order[i])
 		lo, hi := ix.span(order[i].key, s)
+		spans[i] = span{lo, hi}
 		p.left += hi - lo
 	}
-	p.order, p.rem, p.cut, p.theta = order, rem, len(order), max(s.minScore, s.bar)
+	p.order, p.spans, p.rem, p.cut, p.theta = order, spans, rem, len(order), max(s.minScore, s.bar)
 	p.normSums(s)
 }
 
@@ -280,7 +291,7 @@ func (p *pass) accumulate(s *search) {
 	lastRem := math.Inf(1)
 	acc, touched := p.sc.acc, p.touched[:0]
 	for i, t := range p.order {
-		lo, hi := ix.span(t.key, s)
+		lo, hi := p.spans[i].lo, p.spans[i].hi
 		if i > 0 && hi-lo >= 64 {
 			p.syncBar()
 			u := p.unseen(i)
@@ -450,7 +461,7 @@ func (p *pass) refine(s *search) {
 	read := 0
 	for p.cut < len(p.order) && len(p.cands) > 0 {
 		t := p.order[p.cut]
-		lo, hi := ix.span(t.key, s)
+		lo, hi := p.spans[p.cut].lo, p.spans[p.cut].hi
 		if hi-lo > refineCost*vec {
 			if read > 0 {
 				vec = p.rebound(s.k)
@@ -580,6 +591,7 @@ func (p *pass) release() {
 	}
 	sc.cands = p.cands[:0]
 	sc.touched, sc.order, sc.rem, sc.usum, sc.tail = p.touched[:0], p.order, p.rem, p.usum, p.tail[:0]
+	sc.spans = p.spans
 }
 
 // rescore recomputes the kept hits' scores canonically (see [Index.exact]),
@@ -866,7 +878,7 @@ func selectBest(c []cand, n int) {
 
 // probeCases is how many cases, per hit asked, a case-to-case search scores
 // exactly from their vectors for its bar (touchedBar, candsBar).
-const probeCases = 4
+const probeCases = 2
 
 // touchedBar returns a lower bound of the k-th best score of the
 // case-to-case search s: the k-th best exact score of the touched cases
