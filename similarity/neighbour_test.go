@@ -106,7 +106,8 @@ func TestBlockMaxNearDuplicates(t *testing.T) {
 // promising cases (touchedBar over the cases it touched, candsBar over its
 // candidates) are lower bounds of its k-th best score, the filter and the
 // date prior applied; and, where those cases are the best ones (every term
-// read), they are that score, rounded down.
+// read), they are that score, rounded down. Pooled over the parts of a split
+// search (liveBar.offerExact), a case probed twice counts once.
 func TestExactBarsBoundTheKth(t *testing.T) {
 	t.Parallel()
 	ix, err := BuildCases(nearDuplicates(synthLibrary(600, 6), 6), DefaultConfig())
@@ -146,6 +147,14 @@ func TestExactBarsBoundTheKth(t *testing.T) {
 					p.cands = append(p.cands, c)
 				}
 				bars := [2]float64{p.touchedBar(s, touched), p.candsBar(s)}
+				// As a part of a split search: its probes pooled with the
+				// other parts' (here, its own again, counted once).
+				p.live = new(liveBar)
+				p.touchedBar(s, touched)
+				p.touchedBar(s, touched)
+				if bar := p.candsBar(s); bar > kth || bar < bars[1] {
+					t.Fatalf("case %s, k=%d: pooled bar %v, the k-th best score %v, alone %v", ix.Case(d).ID, k, bar, kth, bars[1])
+				}
 				for _, x := range touched {
 					sc.acc[x] = 0
 				}

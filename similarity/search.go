@@ -929,10 +929,11 @@ func (p *pass) candsBar(s *search) float64 {
 
 // exactKth returns the k-th best score of s among the (accepted) cases
 // docs, computed from their vectors, rounded down (0 when they are fewer
-// than k): a lower bound of the k-th best score of s.
+// than k): a lower bound of the k-th best score of s. In a split search,
+// among those of every part so far (liveBar.offerExact).
 func (p *pass) exactKth(s *search, docs []uint32) float64 {
 	ix, sc := p.ix, p.sc
-	if len(docs) < s.k {
+	if len(docs) < s.k && p.live == nil {
 		return 0
 	}
 	if len(sc.dense) < len(ix.pstart)-1 {
@@ -947,14 +948,17 @@ func (p *pass) exactKth(s *search, docs []uint32) float64 {
 		if s.dated != nil {
 			v *= s.dated.factor(int(d))
 		}
-		scores = append(scores, min(v, 1))
+		// A float32 sum of non-negative products is within a relative
+		// 1e-5 of the exact one for vectors of a few hundred terms.
+		scores = append(scores, min(v, 1)*(1-1e-4))
 	}
 	for _, t := range s.q {
 		sc.dense[t.key] = 0
 	}
 	sc.probeScores = scores
+	if p.live != nil {
+		return p.live.offerExact(s.k, docs, scores)
+	}
 	slices.Sort(scores)
-	// A float32 sum of non-negative products is within a relative 1e-5 of
-	// the exact one for vectors of a few hundred terms.
-	return scores[len(scores)-s.k] * (1 - 1e-4)
+	return scores[len(scores)-s.k]
 }
