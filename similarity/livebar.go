@@ -69,7 +69,9 @@ func (b *liveBar) offerExact(k int, docs []uint32, scores []float64) float64 {
 	b.mu.Lock()
 	defer b.mu.Unlock()
 	h := &b.exact
-	h.k = k
+	if h.h == nil {
+		h.k, h.h = k, make([]Hit, 0, k)
+	}
 	for i, d := range docs {
 		x := Hit{Doc: int(d), Score: scores[i]}
 		if h.full() && !better(&x, h.worst()) {
