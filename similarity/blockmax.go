@@ -125,7 +125,7 @@ func (p *pass) runBlocks(s *search) {
 	curs := sc.curs[:0]
 	for i := len(p.order) - 1; i >= 0; i-- {
 		t := p.order[i]
-		if lo, hi := ix.span(t.key, s); lo < hi {
+		if lo, hi := p.spans[i].lo, p.spans[i].hi; lo < hi {
 			curs = append(curs, cursor{key: t.key, w: t.w, wd: float64(t.w), pos: lo, end: hi,
 				base: ix.pstart[t.key], bbase: ix.bstart[t.key]})
 		}

@@ -101,3 +101,79 @@ func TestBlockMaxNearDuplicates(t *testing.T) {
 		}
 	}
 }
+
+// The bars a case-to-case search takes from the exact scores of its most
+// promising cases (touchedBar over the cases it touched, candsBar over its
+// candidates) are lower bounds of its k-th best score, the filter and the
+// date prior applied; and, where those cases are the best ones (every term
+// read), they are that score, rounded down. Pooled over the parts of a split
+// search (liveBar.offerExact), a case probed twice counts once.
+func TestExactBarsBoundTheKth(t *testing.T) {
+	t.Parallel()
+	ix, err := BuildCases(nearDuplicates(synthLibrary(600, 6), 6), DefaultConfig())
+	if err != nil {
+		t.Fatal(err)
+	}
+	checked := 0
+	for d := 0; d < ix.Len(); d += 5 {
+		for _, prof := range []*profile{ix.exp, ix.rel} {
+			for _, k := range []int{1, 3, 15} {
+				s := &search{q: ix.caseQuery(d, prof, nil), prof: prof, k: k, accept: func(x int) bool { return x != d && x%7 != 3 }}
+				var dp *datePrior
+				if d%2 == 0 && prof == ix.rel {
+					dp, s.dated = ix.relPrior, ix.datedFrom(ix.relPrior, d)
+				}
+				want := bruteProfile(ix, prof, dp, d, k, 0, func(x int) bool { return x%7 != 3 })
+				if len(want) < k {
+					continue
+				}
+				kth := want[k-1].Score
+				sc := ix.getScorer()
+				p := pass{ix: ix, sc: sc, wt: ix.weightsFor(prof)}
+				var touched []uint32
+				for _, q := range s.q {
+					lo, hi := ix.pstart[q.key], ix.pstart[q.key+1]
+					touched = addPostings(sc.acc, touched, ix.pdoc[lo:hi], p.wt.postings(q.key)[lo:hi], q.w)
+				}
+				for _, x := range touched {
+					if !s.accept(int(x)) {
+						continue // screen keeps only the cases the search accepts
+					}
+					c := cand{doc: x, sc: prof.scale[x], dfac: 1}
+					if s.dated != nil {
+						c.dfac = s.dated.factor(int(x))
+					}
+					c.lb = float64(sc.acc[x]) * c.f()
+					p.cands = append(p.cands, c)
+				}
+				bars := [2]float64{p.touchedBar(s, touched), p.candsBar(s)}
+				// As a part of a split search: its probes pooled with the
+				// other parts' (here, its own again, counted once).
+				p.live = new(liveBar)
+				p.touchedBar(s, touched)
+				p.touchedBar(s, touched)
+				if bar := p.candsBar(s); bar > kth || bar < bars[1] {
+					t.Fatalf("case %s, k=%d: pooled bar %v, the k-th best score %v, alone %v", ix.Case(d).ID, k, bar, kth, bars[1])
+				}
+				for _, x := range touched {
+					sc.acc[x] = 0
+				}
+				ix.putScorer(sc)
+				for i, bar := range bars {
+					name := []string{"touchedBar", "candsBar"}[i]
+					if bar > kth {
+						t.Fatalf("case %s, k=%d: %s %v above the k-th best score %v", ix.Case(d).ID, k, name, bar, kth)
+					}
+					// touchedBar ranks by the sums before the date prior.
+					if (s.dated == nil || i == 1) && bar < kth*(1-1e-3) {
+						t.Fatalf("case %s, k=%d: %s %v, the k-th best score %v", ix.Case(d).ID, k, name, bar, kth)
+					}
+				}
+				checked++
+			}
+		}
+	}
+	if checked < 300 {
+		t.Fatalf("only %d searches checked", checked)
+	}
+}

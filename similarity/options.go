@@ -27,6 +27,9 @@ type searchOptions struct {
 	noPairBars bool
 	// noNeighbourBar turns neighbourBar off in the second stage of match.
 	noNeighbourBar bool
+	// noExactBar turns off the bars a case-to-case search takes from the
+	// exact scores of its most promising cases (touchedBar, candsBar).
+	noExactBar bool
 	// maxUndatedPairs bounds the pairs an organisation's undated cases make
 	// with all its cases, for the same-event evidence (0:
 	// defaultMaxUndatedPairs).

@@ -34,6 +34,9 @@ type scorer struct {
 	cum   []float64
 	wacc  []float32
 	wbits []uint64
+	// The part of each term's postings in the search's range, by the
+	// pass's order.
+	spans []span
 	// probeBar's cases and their scores.
 	probes      []uint32
 	probeScores []float64
@@ -87,8 +90,13 @@ type search struct {
 	live *liveBar
 }
 
+// span is the part [lo, hi) of a term's postings in the search's range of
+// cases.
+type span struct{ lo, hi int }
+
 // span returns the part of key k's postings that falls in the search's range
-// of cases (postings are sorted by case).
+// of cases (postings are sorted by case). A split search finds it by two
+// binary searches, so a pass finds it once per term (pass.spans).
 func (ix *Index) span(k uint32, s *search) (lo, hi int) {
 	lo, hi = ix.pstart[k], ix.pstart[k+1]
 	if s.to == 0 {
@@ -156,6 +164,7 @@ type pass struct {
 	wt *weights
 
 	order []qterm   // the query's terms, in the order orderTerms reads them
+	spans []span    // spans[i]: the part of order[i]'s postings in the search's range
 	rem   []float64 // rem[i] bounds what the terms order[i:] can add to a score
 	// The Cauchy–Schwarz bound (see reaches): a score is the inner product
 	// of u, the query's weights divided by √view (a paste's as they are),
@@ -208,13 +217,15 @@ func (p *pass) orderTerms(s *search) {
 		return cmp.Compare(a.key, b.key)
 	})
 	rem := slices.Grow(p.sc.rem[:0], len(order)+1)[:len(order)+1]
+	spans := slices.Grow(p.sc.spans[:0], len(order))[:len(order)]
 	rem[len(order)] = 0
 	for i := len(order) - 1; i >= 0; i-- {
 		rem[i] = rem[i+1] + ub(order[i])
 		lo, hi := ix.span(order[i].key, s)
+		spans[i] = span{lo, hi}
 		p.left += hi - lo
 	}
-	p.order, p.rem, p.cut, p.theta = order, rem, len(order), max(s.minScore, s.bar)
+	p.order, p.spans, p.rem, p.cut, p.theta = order, spans, rem, len(order), max(s.minScore, s.bar)
 	p.normSums(s)
 }
 
@@ -280,7 +291,7 @@ func (p *pass) accumulate(s *search) {
 	lastRem := math.Inf(1)
 	acc, touched := p.sc.acc, p.touched[:0]
 	for i, t := range p.order {
-		lo, hi := ix.span(t.key, s)
+		lo, hi := p.spans[i].lo, p.spans[i].hi
 		if i > 0 && hi-lo >= 64 {
 			p.syncBar()
 			u := p.unseen(i)
@@ -293,6 +304,9 @@ func (p *pass) accumulate(s *search) {
 			if p.rem[i] < 0.4*lastRem && len(touched) >= s.k && p.left > 2*len(touched) {
 				lastRem = p.rem[i]
 				p.theta = max(p.theta, ix.kthLowerBound(p.sc, touched, s))
+				if s.prof != nil && !ix.opts.noExactBar {
+					p.theta = max(p.theta, p.touchedBar(s, touched))
+				}
 				p.syncBar()
 				if u < p.theta-slack {
 					p.setCut(i)
@@ -438,13 +452,16 @@ func (p *pass) refine(s *search) {
 		mark[c.doc] = true
 	}
 	p.raiseBar(s.k)
+	if s.prof != nil && !ix.opts.noExactBar && len(p.cands) > probeCases*s.k {
+		p.theta = max(p.theta, p.candsBar(s))
+	}
 	p.syncBar()
 	// Rebounding costs a pass over the candidates: it is done once twice as
 	// many postings were read since the last one, and after the last term.
 	read := 0
 	for p.cut < len(p.order) && len(p.cands) > 0 {
 		t := p.order[p.cut]
-		lo, hi := ix.span(t.key, s)
+		lo, hi := p.spans[p.cut].lo, p.spans[p.cut].hi
 		if hi-lo > refineCost*vec {
 			if read > 0 {
 				vec = p.rebound(s.k)
@@ -574,6 +591,7 @@ func (p *pass) release() {
 	}
 	sc.cands = p.cands[:0]
 	sc.touched, sc.order, sc.rem, sc.usum, sc.tail = p.touched[:0], p.order, p.rem, p.usum, p.tail[:0]
+	sc.spans = p.spans
 }
 
 // rescore recomputes the kept hits' scores canonically (see [Index.exact]),
@@ -856,4 +874,91 @@ func selectBest(c []cand, n int) {
 			return
 		}
 	}
+}
+
+// probeCases is how many cases, per hit asked, a case-to-case search scores
+// exactly from their vectors for its bar (touchedBar, candsBar).
+const probeCases = 2
+
+// touchedBar returns a lower bound of the k-th best score of the
+// case-to-case search s: the k-th best exact score of the touched cases
+// with the largest partial sums. The k-th best partial sum (kthLowerBound)
+// is one too, but far lower while the common words are unread: the second
+// stage of match looks for neighbours at 0.4–0.9 whose partial sums after
+// the rare terms are half that, and a bar that low leaves tens of thousands
+// of candidates to refine (eval/notes/long-pastes.md). The cases with the
+// largest partial sums are most often the nearest: a few dozen exact scores
+// (a case's vector, some 50 entries) put the bar at or near its final value.
+func (p *pass) touchedBar(s *search, touched []uint32) float64 {
+	m := probeCases * s.k
+	h := topHeap{k: m, h: p.sc.kth[:0]}
+	for _, d := range touched {
+		v := float64(p.sc.acc[d] * s.prof.scale[d])
+		if h.full() && v <= h.worst().Score {
+			continue
+		}
+		if s.accept != nil && !s.accept(int(d)) {
+			continue
+		}
+		h.push(Hit{Doc: int(d), Score: v})
+	}
+	p.sc.kth = h.h
+	docs := p.sc.probes[:0]
+	for _, x := range h.h {
+		docs = append(docs, uint32(x.Doc))
+	}
+	p.sc.probes = docs
+	return p.exactKth(s, docs)
+}
+
+// candsBar is touchedBar over the candidates (cases the search accepts),
+// those with the largest partial scores; it reorders them.
+func (p *pass) candsBar(s *search) float64 {
+	m := min(len(p.cands), probeCases*s.k)
+	if m < s.k {
+		return 0
+	}
+	selectBest(p.cands, m)
+	docs := p.sc.probes[:0]
+	for _, c := range p.cands[:m] {
+		docs = append(docs, c.doc)
+	}
+	p.sc.probes = docs
+	return p.exactKth(s, docs)
+}
+
+// exactKth returns the k-th best score of s among the (accepted) cases
+// docs, computed from their vectors, rounded down (0 when they are fewer
+// than k): a lower bound of the k-th best score of s. In a split search,
+// among those of every part so far (liveBar.offerExact).
+func (p *pass) exactKth(s *search, docs []uint32) float64 {
+	ix, sc := p.ix, p.sc
+	if len(docs) < s.k && p.live == nil {
+		return 0
+	}
+	if len(sc.dense) < len(ix.pstart)-1 {
+		sc.dense = make([]float32, len(ix.pstart)-1)
+	}
+	for _, t := range s.q {
+		sc.dense[t.key] = t.w
+	}
+	scores := sc.probeScores[:0]
+	for _, d := range docs {
+		v := ix.dotDense(sc.dense, int(d), p.wt) * float64(s.prof.scale[d])
+		if s.dated != nil {
+			v *= s.dated.factor(int(d))
+		}
+		// A float32 sum of non-negative products is within a relative
+		// 1e-5 of the exact one for vectors of a few hundred terms.
+		scores = append(scores, min(v, 1)*(1-1e-4))
+	}
+	for _, t := range s.q {
+		sc.dense[t.key] = 0
+	}
+	sc.probeScores = scores
+	if p.live != nil {
+		return p.live.offerExact(s.k, docs, scores)
+	}
+	slices.Sort(scores)
+	return scores[len(scores)-s.k]
 }
