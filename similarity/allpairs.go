@@ -15,9 +15,6 @@ import (
 // of cases done so far (from several goroutines, never concurrently).
 func (ix *Index) AllRelated(k int, minScore float64, progress func(done int)) [][]Hit {
 	k = ix.clampK(k)
-	if ix.usePrefix(k) {
-		return ix.allRelatedPrefix(k, minScore, progress)
-	}
 	pb := ix.newPairBars()
 	return ix.forEachCase(progress, func(sc *scorer, d int, q []qterm) ([]Hit, []qterm) {
 		s := ix.nearSearch(d, k, minScore, q, ix.relPrior)

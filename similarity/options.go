@@ -25,9 +25,6 @@ type searchOptions struct {
 	// noPairBars makes AllRelated start each search without a bar from the
 	// pairs already found (pairBars).
 	noPairBars bool
-	// prefix forces AllRelated's path: 1 the prefix index (prefix.go),
-	// -1 the search of every case; 0 lets usePrefix choose.
-	prefix int
 	// noNeighbourBar turns neighbourBar off in the second stage of match.
 	noNeighbourBar bool
 	// maxUndatedPairs bounds the pairs an organisation's undated cases make
