@@ -251,15 +251,32 @@ func (a *analysis) add(n int, doc func(i int) *Document, pos []int) {
 // analyses, their entries by voc's ids.
 func (a *analysis) finish(voc *vocabulary) []analyzed {
 	// Map each worker's ids to shared ids, then rewrite its cases' entries.
+	// The terms are interned in the order of the case that first has them
+	// (then in a case's own order), as one worker would have met them: a
+	// worker meets its cases in library order, so each worker's terms are
+	// in that order already and merging the lists by first case gives the
+	// same ids whichever worker analyzed which chunk. The ids are saved in
+	// the cache file, which is thus the same from one build to the next.
 	maps := make([][]uint32, len(a.locals))
+	next := make([]int, len(a.locals)) // each worker's next term
 	for w, lv := range a.locals {
-		m := make([]uint32, len(lv.terms))
-		for id, t := range lv.terms {
-			m[id] = voc.intern(t, lv.surface[id], lv.firstDoc[id])
-		}
-		maps[w] = m
-		a.locals[w] = nil
+		maps[w] = make([]uint32, len(lv.terms))
 	}
+	for {
+		w := -1
+		for x, lv := range a.locals {
+			if next[x] < len(lv.terms) && (w < 0 || lv.firstDoc[next[x]] < a.locals[w].firstDoc[next[w]]) {
+				w = x
+			}
+		}
+		if w < 0 {
+			break
+		}
+		lv, id := a.locals[w], next[w]
+		maps[w][id] = voc.intern(lv.terms[id], lv.surface[id], lv.firstDoc[id])
+		next[w]++
+	}
+	clear(a.locals)
 	out := a.out
 	par.For(len(out), analysisChunk, func(w, lo, hi int) {
 		m := maps[a.owner[lo/analysisChunk]]

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"slices"
 
 	"github.com/caselink/caselink/similarity/caselib"
 	"github.com/caselink/caselink/tokenize"
@@ -33,6 +34,13 @@ type Builder struct {
 	sums     [][32]byte // DocsSum's part sums
 	n        int
 	entries  int // the entries analyzed so far
+
+	// The documents of the last two batches: the analysis makes a batch's
+	// on all cores, and its part of the sum is taken while the next batch
+	// is read (hashed), off the path of the goroutine that reads.
+	docs   [2][]Document
+	flips  int
+	hashed chan struct{} // closed when the last batch's part is summed; nil before the first
 
 	org, date, dom strBuilder
 	domStart       []uint32
@@ -105,20 +113,45 @@ func (b *Builder) keep(t *strBuilder, s string) {
 	}
 }
 
-// flush analyzes the cases held and drops them.
+// flush analyzes the cases held and drops them. The workers of the
+// analysis make the documents; the batch's part of the sum is taken by a
+// goroutine of its own, waited for by the next flush (which reuses the
+// other set of documents) or by Index.
 func (b *Builder) flush() {
 	if len(b.batch) == 0 {
 		return
 	}
-	docs := Documents(b.batch)
-	b.sums = append(b.sums, hashDocs(docs))
+	batch := b.batch
+	docs := slices.Grow(b.docs[b.flips%2][:0], len(batch))[:len(batch)]
+	b.docs[b.flips%2] = docs
+	b.flips++
 	base := len(b.analysis.out)
-	b.analysis.add(len(docs), func(i int) *Document { return &docs[i] }, nil)
+	b.analysis.add(len(docs), func(i int) *Document {
+		docs[i] = NewDocument(batch[i])
+		return &docs[i]
+	}, nil)
 	for _, a := range b.analysis.out[base:] {
 		b.entries += int(a.n)
 	}
-	clear(b.batch)
+	b.waitSum()
+	b.sums = append(b.sums, [32]byte{})
+	part, done := &b.sums[len(b.sums)-1], make(chan struct{})
+	b.hashed = done
+	go func() {
+		*part = hashDocs(docs)
+		clear(docs) // drop the cases
+		close(done)
+	}()
+	clear(b.batch) // the documents point to the cases themselves
 	b.batch = b.batch[:0]
+}
+
+// waitSum waits for the part of the sum being taken, if any.
+func (b *Builder) waitSum() {
+	if b.hashed != nil {
+		<-b.hashed
+		b.hashed = nil
+	}
 }
 
 // Len returns the number of cases added so far.
@@ -138,6 +171,7 @@ func (b *Builder) Index(load func(i int) (*caselib.Case, error)) (*Index, [32]by
 		return nil, [32]byte{}, b.err
 	}
 	b.flush()
+	b.waitSum()
 	ix := b.ix
 	ix.docs = b.analysis.finish(ix.voc)
 	ix.cases = make([]*caselib.Case, b.n)

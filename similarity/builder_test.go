@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"os"
 	"path/filepath"
 	"runtime"
@@ -87,6 +88,43 @@ func TestBuilderEqualsBuild(t *testing.T) {
 		t.Fatal(err)
 	}
 	sameAnswers(t, small, parallel)
+}
+
+// An index saves the same cache file however many cores built it: the
+// workers of the analysis take chunks of cases in whatever order the
+// scheduler lets them, and the file (term ids included) must not show it.
+func TestCacheFileSameOnAnyCores(t *testing.T) {
+	// Not parallel: it sets GOMAXPROCS.
+	cases := synthLibrary(2*streamBatch+777, 5)
+	cfg := DefaultConfig()
+	dir := t.TempDir()
+	key := CacheKeyOf(CasesSum(cases), cfg, "test")
+	save := func(name string, procs int, stream bool) []byte {
+		prev := runtime.GOMAXPROCS(procs)
+		defer runtime.GOMAXPROCS(prev)
+		var ix *Index
+		if stream {
+			ix, _ = buildStream(t, cases, cfg)
+		} else {
+			var err error
+			if ix, err = BuildCases(cases, cfg); err != nil {
+				t.Fatal(err)
+			}
+		}
+		path := filepath.Join(dir, name)
+		if err := ix.SaveCache(path, key); err != nil {
+			t.Fatal(err)
+		}
+		return readFile(t, path)
+	}
+	for _, stream := range []bool{false, true} {
+		one := save("one.idx", 1, stream)
+		for i := range 2 {
+			if !bytes.Equal(save(fmt.Sprint("many", i, ".idx"), 4, stream), one) {
+				t.Fatalf("built on 4 cores (stream %v), the index saves another file than on one", stream)
+			}
+		}
+	}
 }
 
 // A Builder refuses a repeated id, then every later call.
@@ -209,4 +247,33 @@ func writeSynth(b *testing.B, cases []*caselib.Case) string {
 		b.Fatal(err)
 	}
 	return path
+}
+
+// BenchmarkBuilder times a Builder indexing a library given case by case
+// (analysis, the documents' sum and weighing; not reading the file): what
+// the streaming build costs past decoding. cpu-s/op is the process's CPU
+// time (all cores) an operation.
+func BenchmarkBuilder(b *testing.B) {
+	family(b, func(b *testing.B, c corpus) {
+		cases := c.cases(b)
+		runtime.GC()
+		b.ResetTimer()
+		cpu := processCPUTime()
+		for range b.N {
+			bl, err := NewBuilder(DefaultConfig(), nil)
+			if err != nil {
+				b.Fatal(err)
+			}
+			for _, cs := range cases {
+				if err := bl.Add(cs); err != nil {
+					b.Fatal(err)
+				}
+			}
+			if _, _, err := bl.Index(nil); err != nil {
+				b.Fatal(err)
+			}
+		}
+		b.ReportMetric((processCPUTime()-cpu).Seconds()/float64(b.N), "cpu-s/op")
+		b.ReportMetric(float64(len(cases)), "cases")
+	})
 }

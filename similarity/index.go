@@ -292,7 +292,8 @@ func keyTerm(k uint32) uint32 { return k / uint32(NumViews) }
 func (ix *Index) invert(ws ...*weights) {
 	nkeys := len(ix.craw) * NumViews
 	total := len(ix.vkey)
-	if ix.pstart == nil {
+	first := ix.pstart == nil
+	if first {
 		ix.pstart = make([]int, nkeys+1)
 		for _, k := range ix.vkey {
 			ix.pstart[k+1]++
@@ -312,18 +313,32 @@ func (ix *Index) invert(ws ...*weights) {
 			w.pmax = make([]float32, nkeys)
 		}
 	}
-	fill := slices.Clone(ix.pstart[:nkeys])
-	for i := range ix.docs {
-		for j := ix.vstart[i]; j < ix.vstart[i+1]; j++ {
-			k := ix.vkey[j]
+	// One pass over the case vectors per array filled, each on a core of
+	// its own: the cases of the postings (first call only: they do not
+	// change), then each weight set's values. The passes write apart and
+	// each in posting order, so the result is the serial loop's.
+	tasks := len(todo)
+	if first {
+		tasks++
+	}
+	par.Each(tasks, func(t int) {
+		fill := slices.Clone(ix.pstart[:nkeys])
+		if first && t == tasks-1 {
+			for i := range ix.docs {
+				for _, k := range ix.vkey[ix.vstart[i]:ix.vstart[i+1]] {
+					ix.pdoc[fill[k]] = uint32(i)
+					fill[k]++
+				}
+			}
+			return
+		}
+		w := todo[t]
+		for j, k := range ix.vkey {
 			p := fill[k]
 			fill[k]++
-			ix.pdoc[p] = uint32(i)
-			for _, w := range todo {
-				x := w.vval[j]
-				w.pval[p] = x
-				w.pmax[k] = max(w.pmax[k], x)
-			}
+			x := w.vval[j]
+			w.pval[p] = x
+			w.pmax[k] = max(w.pmax[k], x)
 		}
-	}
+	})
 }
