@@ -42,6 +42,24 @@ type scorer struct {
 	probeScores []float64
 }
 
+// spread writes the weights of terms q into dense by key (grown to the
+// index's terms), so that a case's vector can be dotted with them
+// (dotDense); unspread zeroes them again for the next use.
+func (sc *scorer) spread(ix *Index, q []qterm) {
+	if len(sc.dense) < len(ix.pstart)-1 {
+		sc.dense = make([]float32, len(ix.pstart)-1)
+	}
+	for _, t := range q {
+		sc.dense[t.key] = t.w
+	}
+}
+
+func (sc *scorer) unspread(q []qterm) {
+	for _, t := range q {
+		sc.dense[t.key] = 0
+	}
+}
+
 // cand is a case still in the running after the first phase of a search.
 type cand struct {
 	doc  uint32
@@ -421,12 +439,7 @@ func (p *pass) fillTail() {
 	tail := append(p.tail, p.order[p.cut:]...)
 	slices.SortFunc(tail, func(a, b qterm) int { return cmp.Compare(a.key, b.key) })
 	p.tail = tail
-	if len(sc.dense) < len(ix.pstart)-1 {
-		sc.dense = make([]float32, len(ix.pstart)-1)
-	}
-	for _, t := range tail {
-		sc.dense[t.key] = t.w
-	}
+	sc.spread(ix, tail)
 }
 
 // refineCost is how many postings of the tail are worth reading, for the
@@ -583,9 +596,7 @@ func (p *pass) completeVector(c cand) {
 // back to the scorer for the next run.
 func (p *pass) release() {
 	sc := p.sc
-	for _, t := range p.tail {
-		sc.dense[t.key] = 0
-	}
+	sc.unspread(p.tail)
 	for _, d := range p.touched {
 		sc.acc[d] = 0
 	}
@@ -669,21 +680,14 @@ func (ix *Index) probeBar(sc *scorer, s *search) float64 {
 	}
 	slices.Sort(probes)
 	probes = slices.Compact(probes)
-	if len(sc.dense) < len(ix.pstart)-1 {
-		sc.dense = make([]float32, len(ix.pstart)-1)
-	}
-	for _, t := range s.q {
-		sc.dense[t.key] = t.w
-	}
+	sc.spread(ix, s.q)
 	scores := sc.probeScores[:0]
 	for _, d := range probes {
 		if s.accept == nil || s.accept(int(d)) {
 			scores = append(scores, ix.dotDense(sc.dense, int(d), ix.mw))
 		}
 	}
-	for _, t := range s.q {
-		sc.dense[t.key] = 0
-	}
+	sc.unspread(s.q)
 	sc.probes, sc.probeScores = probes, scores
 	if len(scores) < s.k {
 		return 0
@@ -936,12 +940,7 @@ func (p *pass) exactKth(s *search, docs []uint32) float64 {
 	if len(docs) < s.k && p.live == nil {
 		return 0
 	}
-	if len(sc.dense) < len(ix.pstart)-1 {
-		sc.dense = make([]float32, len(ix.pstart)-1)
-	}
-	for _, t := range s.q {
-		sc.dense[t.key] = t.w
-	}
+	sc.spread(ix, s.q)
 	scores := sc.probeScores[:0]
 	for _, d := range docs {
 		v := ix.dotDense(sc.dense, int(d), p.wt) * float64(s.prof.scale[d])
@@ -952,9 +951,7 @@ func (p *pass) exactKth(s *search, docs []uint32) float64 {
 		// 1e-5 of the exact one for vectors of a few hundred terms.
 		scores = append(scores, min(v, 1)*(1-1e-4))
 	}
-	for _, t := range s.q {
-		sc.dense[t.key] = 0
-	}
+	sc.unspread(s.q)
 	sc.probeScores = scores
 	if p.live != nil {
 		return p.live.offerExact(s.k, docs, scores)
