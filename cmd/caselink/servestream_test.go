@@ -36,23 +36,31 @@ func answers(t *testing.T, srv *serve.Server) string {
 		"GET /api/cases?limit=100", "GET /api/cases/FX-001", "GET /api/cases/FX-001/related?top=5",
 		"GET /cases/FX-900", "GET /cases/FX-002", "GET /api/dupes?threshold=0&limit=50",
 	} {
-		method, rest, _ := strings.Cut(q, " ")
-		path, body, _ := strings.Cut(rest, " ")
-		req, _ := http.NewRequest(method, ts.URL+path, strings.NewReader(body))
-		if body != "" {
-			req.Header.Set("Content-Type", "application/json")
-		}
-		resp, err := http.DefaultClient.Do(req)
-		if err != nil {
-			t.Fatal(err)
-		}
-		out, _ := io.ReadAll(resp.Body)
-		resp.Body.Close()
-		b.WriteString(q + " → " + resp.Status + "\n")
-		b.Write(out)
+		status, _, out := ask(t, ts, q)
+		b.WriteString(q + " → " + status + "\n")
+		b.WriteString(out)
 		b.WriteString("\n")
 	}
 	return b.String()
+}
+
+// ask makes the request q ("METHOD PATH [JSON BODY]") of ts and returns
+// the answer's status line, status code and body.
+func ask(t *testing.T, ts *httptest.Server, q string) (status string, code int, body string) {
+	t.Helper()
+	method, rest, _ := strings.Cut(q, " ")
+	path, in, _ := strings.Cut(rest, " ")
+	req, _ := http.NewRequest(method, ts.URL+path, strings.NewReader(in))
+	if in != "" {
+		req.Header.Set("Content-Type", "application/json")
+	}
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	out, _ := io.ReadAll(resp.Body)
+	return resp.Status, resp.StatusCode, string(out)
 }
 
 // streamedLibrary is cacheLibrary with a case whose related link names no
@@ -108,11 +116,11 @@ func TestServeStreamsLibraryOfFiles(t *testing.T) {
 	}
 }
 
-// A streamed server reads the cases it shows from their files: until it
-// reloads, a file replaced by a rename still reads as it was, and a case
-// of a file rewritten in place is a 500 naming it; the reload picks both
-// edits up, and answers as a whole load of the edited library.
-func TestServeStreamedReloadPicksUpEdit(t *testing.T) {
+// streamedServer serves streamedLibrary as `caselink serve` would, with a
+// cache folder of the test's own and no log, and returns the library, the
+// options and the server.
+func streamedServer(t *testing.T) (string, serve.Options, *serve.Server) {
+	t.Helper()
 	t.Setenv("XDG_CACHE_HOME", t.TempDir())
 	lib := streamedLibrary(t)
 	opts := serveOptionsOf(t, "--cases", lib)
@@ -121,6 +129,15 @@ func TestServeStreamedReloadPicksUpEdit(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	return lib, opts, srv
+}
+
+// A streamed server reads the cases it shows from their files: until it
+// reloads, a file replaced by a rename still reads as it was, and a case
+// edited in place is a 500 naming it; the reload picks both
+// edits up, and answers as a whole load of the edited library.
+func TestServeStreamedReloadPicksUpEdit(t *testing.T) {
+	lib, opts, srv := streamedServer(t)
 	ts := httptest.NewServer(srv.Handler())
 	defer ts.Close()
 	get := func(path string) (int, string) {
@@ -186,5 +203,74 @@ func TestServeStreamedReloadPicksUpEdit(t *testing.T) {
 	}
 	if got, want := answers(t, srv), answers(t, whole); got != want {
 		t.Errorf("reloaded streamed server answers:\n%s\nwant (whole load of the edited library):\n%s", got, want)
+	}
+}
+
+// A streamed server whose library file is rewritten in place (not replaced
+// by a rename) keeps answering until it reloads: a case whose bytes did not
+// change is read from where they moved, and answers as a whole load of the
+// library before the edit; the edited case is a 500 naming it. A second
+// rewrite is followed as well. (The server keeps the cases it read last, so
+// each round asks for cases it has not read yet.)
+func TestServeStreamedReadsMovedCases(t *testing.T) {
+	lib, opts, srv := streamedServer(t)
+	wholeOpts := opts
+	wholeOpts.Stream = nil
+	whole, err := serve.New(wholeOpts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	streamed, unedited := httptest.NewServer(srv.Handler()), httptest.NewServer(whole.Handler())
+	defer streamed.Close()
+	defer unedited.Close()
+	do := func(ts *httptest.Server, q string) (int, string) {
+		t.Helper()
+		_, code, body := ask(t, ts, q)
+		return code, body
+	}
+	rounds := [][]string{
+		{"GET /api/cases/FX-010", "GET /cases/FX-040", "GET /api/cases/FX-012/related?top=3",
+			`POST /api/match {"text":"pool exhausted database","top":10,"explain":true}`},
+		{"GET /api/cases/FX-020", "GET /cases/FX-041",
+			`POST /api/match {"text":"DNS resolution failed for internal services","top":10}`},
+	}
+	want := map[string]string{}
+	for _, round := range rounds {
+		for _, q := range round {
+			code, body := do(unedited, q)
+			if code != 200 || !strings.Contains(body, "FX-0") {
+				t.Fatalf("%s, whole load before the edit: %d %s", q, code, body)
+			}
+			want[q] = body
+		}
+	}
+	// The file is open in the streamed server before it is edited.
+	if code, body := do(streamed, "GET /api/cases/FX-002"); code != 200 {
+		t.Fatalf("before the edit: %d %s", code, body)
+	}
+	fixture := filepath.Join(lib, "fixture.jsonl")
+	for r, edit := range []string{"at site 1, edited", "at site 1, edited twice over"} {
+		b, err := os.ReadFile(fixture)
+		if err != nil {
+			t.Fatal(err)
+		}
+		i := strings.Index(string(b), `{"id":"FX-001"`)
+		j := i + strings.Index(string(b[i:]), "\n")
+		e := strings.Replace(string(b[i:j]), "at site 1", edit, 1)
+		if i < 0 || e == string(b[i:j]) {
+			t.Fatal("FX-001 not found in the fixture")
+		}
+		// Written in place: the same file, truncated, every later case moved.
+		if err := os.WriteFile(fixture, []byte(string(b[:i])+e+string(b[j:])), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		for _, q := range rounds[r] {
+			if code, body := do(streamed, q); code != 200 || body != want[q] {
+				t.Errorf("after %q: %s: %d %s\nwant as the whole load before the edit:\n%s", edit, q, code, body, want[q])
+			}
+		}
+		if code, body := do(streamed, "GET /api/cases/FX-001"); code != http.StatusInternalServerError || !strings.Contains(body, "FX-001") {
+			t.Errorf("after %q, the edited case: %d %s, want 500 naming it", edit, code, body)
+		}
 	}
 }

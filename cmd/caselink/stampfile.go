@@ -1,6 +1,7 @@
 package main
 
 import (
+	"errors"
 	"fmt"
 	"os"
 	"slices"
@@ -83,11 +84,13 @@ func (st *libStamp) matches(o stampOptions, now []caselib.FileStamp) bool {
 
 // caseReader reads single cases of a stamped library again, for an index
 // opened without them: each file is opened once, and refused when it no
-// longer stamps as recorded.
+// longer stamps as recorded. A case whose bytes are no longer where the
+// stamp says is looked for in its file as it is now (relocate.go).
 type caseReader struct {
 	st    *libStamp
 	mu    sync.Mutex
 	files map[uint32]readerAt
+	moved relocations
 }
 
 type readerAt interface {
@@ -102,10 +105,28 @@ func (r *caseReader) read(i int) (*caselib.Case, error) {
 	sp := r.st.Spans[i]
 	name := r.st.Sources[sp.File]
 	f, err := r.open(sp.File, name)
-	if err != nil {
+	if err == nil {
+		var c *caselib.Case
+		if c, err = caselib.ReadCase(f, name, sp); err == nil {
+			return c, nil
+		}
+	}
+	if !errors.Is(err, caselib.ErrChanged) || len(r.st.Paths) == 0 {
 		return nil, err
 	}
-	return caselib.ReadCase(f, name, sp)
+	// The file changed since it was indexed: the case is read from where
+	// its bytes lie now, if they are still there, unchanged.
+	now, rerr := r.moved.relocated(sp.File, name, sp, r.st.MaxCase)
+	if rerr != nil {
+		return nil, err
+	}
+	of, rerr := os.Open(name)
+	if rerr != nil {
+		return nil, err
+	}
+	defer of.Close()
+	now.File = sp.File
+	return caselib.ReadCase(of, name, now)
 }
 
 // open returns the file the spans number n, checked against its stamp.

@@ -2,6 +2,7 @@ package main
 
 import (
 	"bytes"
+	"errors"
 	"os"
 	"path/filepath"
 	"strings"
@@ -218,4 +219,53 @@ func TestStampKeepsWarnings(t *testing.T) {
 	if got, want := runAny(t, s.args()...), runAny(t, s.args("--no-cache")...); got != want || !strings.Contains(got, "exit 2") {
 		t.Errorf("without --lenient:\n%s\nwant:\n%s", got, want)
 	}
+}
+
+// A case whose file was replaced (by a rename, before it was first read) or
+// rewritten in place since it was indexed is read from where its bytes
+// lie now, when they are unchanged; an edited case is still refused.
+func TestCaseReaderFindsMovedCases(t *testing.T) {
+	lib := filepath.Join(t.TempDir(), "lib.jsonl")
+	line := func(id, title string) string {
+		return `{"id":"` + id + `","title":"` + title + `"}` + "\n"
+	}
+	if err := os.WriteFile(lib, []byte(line("A-1", "disk full")+line("A-2", "dns failed")+line("A-3", "pool exhausted")), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	l, err := caselib.Load([]string{lib}, caselib.LoadOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	sources, spans, ok := l.Spans()
+	if !ok {
+		t.Fatal("no spans")
+	}
+	r := &caseReader{st: &libStamp{Paths: []string{lib}, Files: caselib.FileStamps([]string{lib}), Sources: sources, Spans: spans}}
+	check := func(what string, want map[int]string) {
+		t.Helper()
+		for i := range 3 {
+			c, err := r.read(i)
+			switch {
+			case want[i] == "" && !errors.Is(err, caselib.ErrChanged):
+				t.Errorf("%s: case %d: %v, %v; want it refused as changed", what, i, c, err)
+			case want[i] != "" && (err != nil || c.Title.EN != want[i] || c.Loc.Line < 1):
+				t.Errorf("%s: case %d: %+v, %v; want %q", what, i, c, err, want[i])
+			}
+		}
+	}
+	// Replaced by a rename before any read: a case added in front moves
+	// every other, and A-2 is edited.
+	tmp := lib + ".tmp"
+	if err := os.WriteFile(tmp, []byte(line("A-0", "new")+line("A-1", "disk full")+line("A-2", "dns failed again")+line("A-3", "pool exhausted")), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Rename(tmp, lib); err != nil {
+		t.Fatal(err)
+	}
+	check("replaced", map[int]string{0: "disk full", 2: "pool exhausted"})
+	// Rewritten in place, A-3 first now (the file open since the reads above).
+	editFile(t, lib, func([]byte) []byte { return []byte(line("A-3", "pool exhausted") + line("A-1", "disk full")) })
+	check("rewritten in place", map[int]string{0: "disk full", 2: "pool exhausted"})
+	editFile(t, lib, func([]byte) []byte { return []byte(line("A-1", "disk full!")) })
+	check("edited", map[int]string{})
 }
