@@ -10,6 +10,7 @@ import (
 	"reflect"
 	"runtime"
 	"slices"
+	"strings"
 	"sync"
 	"testing"
 	"unsafe"
@@ -78,7 +79,12 @@ func sameIndex(t *testing.T, a, b *Index) {
 	for i := range va.NumField() {
 		f := va.Type().Field(i)
 		switch f.Name {
-		case "scorers", "an", "fuzzy", "evOnce", "byIDOnce":
+		case "scorers", "an", "fuzzy", "evMu", "byIDOnce":
+			continue
+		case "ev":
+			if !reflect.DeepEqual(a.ev.Load(), b.ev.Load()) {
+				t.Error("the same-event evidence differs between the built and the opened index")
+			}
 			continue
 		}
 		x := reflect.NewAt(f.Type, unsafe.Pointer(va.Field(i).UnsafeAddr())).Elem().Interface()
@@ -588,4 +594,55 @@ func savedIndex(t *testing.T, cases []*caselib.Case, cfg Config) (*Index, string
 		t.Fatal(err)
 	}
 	return built, path, key
+}
+
+// The same-event evidence of dupes reads every case of an index opened
+// without them, and keeps none of them: dupes answer as the built index's,
+// and at most the last few cases read are held after it. A case that
+// cannot be read fails the build with its *CaseError, and the next call
+// builds it again.
+func TestLazyDupesHoldNoCases(t *testing.T) {
+	t.Parallel()
+	// Copies of one seed cite the same page, three by three, which only the
+	// cases' text says. More cases than one worker's share (par.For), so
+	// that the workers of Duplicates run on goroutines of their own.
+	cases := seedCopies(t, 20, func(v *caselib.Case, r int) {
+		v.URL = fmt.Sprintf("https://status.example.com/incidents/%s/%d", v.ID[:strings.LastIndex(v.ID, "-v")], r/3)
+	})
+	cfg := DefaultConfig()
+	built, path, key := savedIndex(t, cases, cfg)
+	broken := true
+	lazy, err := OpenCacheLazy(path, key, cfg, func(i int) (*caselib.Case, error) {
+		if broken && i == len(cases)-1 {
+			return nil, caselib.ErrChanged
+		}
+		return cases[i], nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	lazy.lazy.keep = 2
+	func() {
+		defer func() {
+			if ce, ok := recover().(*CaseError); !ok || ce.Pos != len(cases)-1 {
+				t.Errorf("dupes with a case that cannot be read: panic %v, want its *CaseError", ce)
+			}
+		}()
+		lazy.Duplicates(0, 5, nil)
+	}()
+	broken = false
+	got, want := lazy.Duplicates(0, 5, nil), built.Duplicates(0, 5, nil)
+	if fmt.Sprint(got) != fmt.Sprint(want) {
+		t.Errorf("dupes of the index opened without its cases:\n%v\nwant:\n%v", got, want)
+	}
+	if ev := built.EventEvidence(len(cases)-5, len(cases)-1); ev.Source == "" {
+		t.Errorf("copies citing one page: evidence %+v, want a shared source (a test that cannot fail)", ev)
+	}
+	held := len(lazy.lazy.got)
+	for _, c := range lazy.cases {
+		held += b2i(c != nil)
+	}
+	if held > 2 {
+		t.Errorf("%d cases held after dupes, want at most the 2 read last", held)
+	}
 }

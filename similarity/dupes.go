@@ -24,6 +24,10 @@ func (ix *Index) Duplicates(threshold float64, k int, progress func(done int)) [
 		k = 10
 	}
 	k = ix.clampK(k)
+	// Built here, not by the first worker: an index opened without its
+	// cases reads them all for it, and a case it cannot read panics, which
+	// a caller can recover on its own goroutine only.
+	ix.events()
 	all := ix.forEachCase(progress, func(sc *scorer, d int, q []qterm) ([]Hit, []qterm) {
 		return ix.dupesOf(sc, d, k, threshold, q)
 	})

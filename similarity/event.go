@@ -7,6 +7,8 @@ import (
 	"slices"
 	"strings"
 	"unicode"
+
+	"github.com/caselink/caselink/similarity/caselib"
 )
 
 // Same-event evidence: what tells that two records describe one incident
@@ -134,18 +136,27 @@ type events struct {
 
 // events returns what the same-event evidence of dupes needs, built on
 // first use: match never needs it, and a command that opens its index from
-// the cache would spend most of the opening on it.
+// the cache would spend most of the opening on it. An index opened without
+// its cases reads each case once for it, and keeps none (eachCase); when a
+// case cannot be read the build panics with its *CaseError, keeps nothing,
+// and the next call tries again.
 func (ix *Index) events() *events {
-	ix.evOnce.Do(func() {
-		ix.fillCases() // lazy.go
-		ix.buildEvents()
-	})
-	return ix.ev
+	if ev := ix.ev.Load(); ev != nil {
+		return ev
+	}
+	ix.evMu.Lock()
+	defer ix.evMu.Unlock()
+	if ev := ix.ev.Load(); ev != nil {
+		return ev
+	}
+	ev := ix.buildEvents()
+	ix.ev.Store(ev)
+	return ev
 }
 
 // buildEvents indexes the cases' organisations and text terms (the vectors
 // and day numbers must be built).
-func (ix *Index) buildEvents() {
+func (ix *Index) buildEvents() *events {
 	n := len(ix.cases)
 	ev := &events{keys: make([][]int32, n)}
 	ix.eventOrgs(ev)
@@ -158,15 +169,15 @@ func (ix *Index) buildEvents() {
 		slices.SortStableFunc(d, func(a, b int32) int { return int(ix.day[a]) - int(ix.day[b]) })
 	}
 	ix.eventOrgTerms(ev)
-	ix.ev = ev
+	return ev
 }
 
 // eventOrgs fills each case's organisation keys and each organisation's
 // dated and undated cases.
 func (ix *Index) eventOrgs(ev *events) {
 	ids := map[string]int32{}
-	for i, c := range ix.cases {
-		for _, k := range orgKeys(c.Org) {
+	for i := range ix.cases {
+		for _, k := range orgKeys(ix.Org(i)) {
 			id, ok := ids[k]
 			if !ok {
 				id = int32(len(ev.names))
@@ -190,7 +201,7 @@ func (ix *Index) eventOrgs(ev *events) {
 func (ix *Index) eventSources(ev *events) {
 	ev.srcs = make([][]int32, len(ix.cases))
 	urlIDs := map[string]int32{}
-	for i, c := range ix.cases {
+	ix.eachCase(func(i int, c *caselib.Case) {
 		us := []string{c.URL}
 		for _, s := range c.Sources {
 			us = append(us, s.URL)
@@ -213,7 +224,7 @@ func (ix *Index) eventSources(ev *events) {
 			}
 		}
 		slices.Sort(ev.srcs[i])
-	}
+	})
 }
 
 // eventOrgTerms fills, per case and organisation, the document frequency of

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"slices"
 	"sync"
+	"sync/atomic"
 
 	"github.com/caselink/caselink/similarity/caselib"
 	"github.com/caselink/caselink/similarity/par"
@@ -75,9 +76,9 @@ type Index struct {
 	day                 []int32
 	relPrior, dupePrior *datePrior
 	// ev holds what the same-event evidence of dupes needs, built by
-	// events on first use.
-	ev     *events
-	evOnce sync.Once
+	// events on first use (under evMu: a build that fails is tried again).
+	ev   atomic.Pointer[events]
+	evMu sync.Mutex
 
 	scorers sync.Pool // *scorer, sized for this index
 	// opts are the switches tests turn (the zero value in use).

@@ -29,7 +29,6 @@ type lazyCases struct {
 	read []int                 // got's positions in the order read: a ring, at next
 	next int
 	keep int // lazyKeep (tests set fewer)
-	once sync.Once
 }
 
 // lazyKeep bounds the cases an index opened without them keeps once read:
@@ -149,12 +148,9 @@ func (l *lazyCases) get(ix *Index, i int) (*caselib.Case, error) {
 	if c := l.got[i]; c != nil {
 		return c, nil
 	}
-	c, err := l.load(i)
-	if err == nil && c.ID != ix.ids[i] {
-		err = fmt.Errorf("%s: case %q where the index has %q: %w", c.Loc, c.ID, ix.ids[i], caselib.ErrChanged)
-	}
+	c, err := l.read1(ix, i)
 	if err != nil {
-		return nil, &CaseError{Pos: i, ID: ix.ids[i], Err: err}
+		return nil, err
 	}
 	if len(l.read) < l.keep {
 		l.read = append(l.read, i)
@@ -164,6 +160,19 @@ func (l *lazyCases) get(ix *Index, i int) (*caselib.Case, error) {
 		l.next = (l.next + 1) % l.keep
 	}
 	l.got[i] = c
+	return c, nil
+}
+
+// read1 reads case i from its file, keeping nothing: the case, or a
+// *CaseError when it cannot be read or is not the case the index has there.
+func (l *lazyCases) read1(ix *Index, i int) (*caselib.Case, error) {
+	c, err := l.load(i)
+	if err == nil && c.ID != ix.ids[i] {
+		err = fmt.Errorf("%s: case %q where the index has %q: %w", c.Loc, c.ID, ix.ids[i], caselib.ErrChanged)
+	}
+	if err != nil {
+		return nil, &CaseError{Pos: i, ID: ix.ids[i], Err: err}
+	}
 	return c, nil
 }
 
@@ -191,20 +200,25 @@ func (l *lazyCases) domains(i int) []string {
 	return out
 }
 
-// fillCases gives an index opened without its cases its cases and
-// documents, for what reads them all (the same-event evidence of dupes);
-// a case that cannot be read panics (see mustGet).
-func (ix *Index) fillCases() {
+// eachCase calls f with every case in library order. An index opened
+// without its cases reads each one and keeps none (not even among the
+// cases read lately), so that what needs them all once (the same-event
+// evidence of dupes) does not come to hold the library; a case that
+// cannot be read panics with its *CaseError, as mustGet does.
+func (ix *Index) eachCase(f func(i int, c *caselib.Case)) {
 	if ix.lazy == nil {
+		for i, c := range ix.cases {
+			f(i, c)
+		}
 		return
 	}
-	ix.lazy.once.Do(func() {
-		// In place: a server's other requests read the slice's length
-		// (Len) meanwhile, never its cases.
-		for i := range ix.cases {
-			ix.cases[i] = ix.lazy.mustGet(ix, i)
+	for i := range ix.cases {
+		c, err := ix.lazy.read1(ix, i)
+		if err != nil {
+			panic(err)
 		}
-	})
+		f(i, c)
+	}
 }
 
 // Keeps reports whether the case at position i passes f (f.Keep of the

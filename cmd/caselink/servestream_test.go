@@ -273,4 +273,18 @@ func TestServeStreamedReadsMovedCases(t *testing.T) {
 			t.Errorf("after %q, the edited case: %d %s, want 500 naming it", edit, code, body)
 		}
 	}
+	// Dupes read every case: the edited one fails them with a 500 naming
+	// it (the server lives on), as often as they are asked for, until the
+	// reload.
+	for range 2 {
+		if code, body := do(streamed, "GET /api/dupes?threshold=0&limit=50"); code != http.StatusInternalServerError || !strings.Contains(body, "FX-001") {
+			t.Errorf("dupes with an edited case: %d %s, want 500 naming it", code, body)
+		}
+	}
+	if err := srv.Reload(); err != nil {
+		t.Fatal(err)
+	}
+	if code, body := do(streamed, "GET /api/dupes?threshold=0&limit=50"); code != 200 || !strings.Contains(body, "FX-0") {
+		t.Errorf("dupes after the reload: %d %s", code, body)
+	}
 }
