@@ -237,6 +237,16 @@ func (env *env) planAndWrite(c *cli.Context, lib *caselib.Library, ix *similarit
 		cases, ix = curate.CaseList(lib.Cases), nil
 		lib.DropText() // both writers need only the cases' ids, lists and places
 		freeMemory()
+		// What is left is small, and planning and writing make garbage
+		// of about twice their live memory (each spliced line, each line
+		// of the record): collecting at half the live memory rather than
+		// at all of it keeps the heap near what it holds, for a few more
+		// collections of that small heap. A lower GOGC, or off, is kept.
+		if old := debug.SetGCPercent(writeGCPercent); old < writeGCPercent {
+			debug.SetGCPercent(old)
+		} else {
+			defer debug.SetGCPercent(old)
+		}
 	}
 	plan := curate.ProposeLinks(cases, found, policy)
 	// The neighbours are shown only with --json: without it, the report
@@ -247,6 +257,10 @@ func (env *env) planAndWrite(c *cli.Context, lib *caselib.Library, ix *similarit
 	freeMemory()
 	return env.writeRelated(c, lib, changed, out)
 }
+
+// writeGCPercent is the collector's target (GOGC) while relate --write
+// plans and writes, once the index is let go.
+const writeGCPercent = 50
 
 // freeMemory collects what the process no longer uses and returns it to
 // the system. Two collections: memory that a sync.Pool held (the index's
