@@ -76,7 +76,7 @@ type relateCase struct {
 	Related    []string `json:"related"`    // the list it would have
 	Add        []string `json:"add"`        // links it gains
 	Remove     []string `json:"remove"`     // links it loses (only with --replace)
-	Neighbours []scored `json:"neighbours"` // what the search found, with scores
+	Neighbours []scored `json:"neighbours"` // what the search found, with scores (none in a write without --json)
 
 	reorder bool // the same links in another order
 }
