@@ -85,7 +85,7 @@ func (e *env) writeTableRelated(c *cli.Context, changed map[string][]string, out
 		return nil
 	}
 	fmt.Fprint(e.stderr, msg)
-	return writeJSON(e.stdout, jsonLinks(out))
+	return writeJSONLinks(e.stdout, out)
 }
 
 // serveTable makes serve read its library from the table named by the one

@@ -2,9 +2,15 @@ package main
 
 import (
 	"bufio"
+	"bytes"
+	"encoding/json"
 	"fmt"
+	"io"
 	"math"
+	"runtime"
+	"runtime/debug"
 	"slices"
+	"strings"
 
 	"github.com/urfave/cli/v2"
 
@@ -70,7 +76,7 @@ type relateCase struct {
 	Related    []string `json:"related"`    // the list it would have
 	Add        []string `json:"add"`        // links it gains
 	Remove     []string `json:"remove"`     // links it loses (only with --replace)
-	Neighbours []scored `json:"neighbours"` // what the search found, with scores
+	Neighbours []scored `json:"neighbours"` // what the search found, with scores (none in a write without --json)
 
 	reorder bool // the same links in another order
 }
@@ -106,34 +112,75 @@ type relateLink struct {
 	Band  string   `json:"band,omitempty"` // the score's confidence band (curate.CaseBands)
 }
 
-// jsonLinks returns out as relate --json prints it.
-func jsonLinks(out relateOutput) map[string][]relateLink {
-	m := make(map[string][]relateLink, len(out.Cases))
-	for _, rc := range out.Cases {
-		list := []relateLink{}
-		listed := map[string]bool{}
-		for _, n := range rc.Neighbours {
-			score := n.Score
-			link := "keep"
-			if slices.Contains(rc.Add, n.ID) {
-				link = "add"
-			} else if !slices.Contains(rc.Related, n.ID) {
-				link = "" // found, but not linked (it would need --replace room)
-			}
-			list = append(list, relateLink{ID: n.ID, Score: &score, Band: curate.CaseBands.Band(score), Link: link})
-			listed[n.ID] = true
-		}
-		for _, id := range rc.Add {
-			if !listed[id] {
-				list = append(list, relateLink{ID: id, Link: "add"})
-			}
-		}
-		for _, id := range rc.Remove {
-			list = append(list, relateLink{ID: id, Link: "remove"})
-		}
-		m[rc.ID] = list
+// writeJSONLinks prints out as relate --json does: an object of case id →
+// its links (caseLinks), ids in order, indented as writeJSON indents. It
+// writes one case at a time, so a million cases' links are never held
+// twice over as values and as text.
+func writeJSONLinks(w io.Writer, out relateOutput) error {
+	if len(out.Cases) == 0 {
+		return writeJSON(w, map[string][]relateLink{})
 	}
-	return m
+	order := make([]int32, len(out.Cases))
+	for i := range order {
+		order[i] = int32(i)
+	}
+	slices.SortFunc(order, func(a, b int32) int { return strings.Compare(out.Cases[a].ID, out.Cases[b].ID) })
+	bw := bufio.NewWriter(w)
+	var buf bytes.Buffer
+	enc := json.NewEncoder(&buf)
+	enc.SetEscapeHTML(false)
+	enc.SetIndent("  ", "  ") // the depth of a member of the object
+	encode := func(v any) error {
+		buf.Reset()
+		if err := enc.Encode(v); err != nil {
+			return err
+		}
+		bw.Write(bytes.TrimSuffix(buf.Bytes(), []byte("\n")))
+		return nil
+	}
+	bw.WriteString("{")
+	for k, i := range order {
+		if k > 0 {
+			bw.WriteString(",")
+		}
+		bw.WriteString("\n  ")
+		rc := out.Cases[i]
+		if err := encode(rc.ID); err != nil {
+			return err
+		}
+		bw.WriteString(": ")
+		if err := encode(caseLinks(rc)); err != nil {
+			return err
+		}
+	}
+	bw.WriteString("\n}\n")
+	return bw.Flush()
+}
+
+// caseLinks returns the links of one case as relate --json prints them.
+func caseLinks(rc relateCase) []relateLink {
+	list := []relateLink{}
+	listed := map[string]bool{}
+	for _, n := range rc.Neighbours {
+		score := n.Score
+		link := "keep"
+		if slices.Contains(rc.Add, n.ID) {
+			link = "add"
+		} else if !slices.Contains(rc.Related, n.ID) {
+			link = "" // found, but not linked (it would need --replace room)
+		}
+		list = append(list, relateLink{ID: n.ID, Score: &score, Band: curate.CaseBands.Band(score), Link: link})
+		listed[n.ID] = true
+	}
+	for _, id := range rc.Add {
+		if !listed[id] {
+			list = append(list, relateLink{ID: id, Link: "add"})
+		}
+	}
+	for _, id := range rc.Remove {
+		list = append(list, relateLink{ID: id, Link: "remove"})
+	}
+	return list
 }
 
 func (env *env) relate(c *cli.Context) error {
@@ -160,14 +207,14 @@ func (env *env) relate(c *cli.Context) error {
 		found = ix.AllRelated(top, minScore, p.update)
 		p.done()
 	}
-	plan := curate.ProposeLinks(ix, found, policy)
-	out := relateReport(ix, found, plan)
 	if c.Bool("write") {
-		return env.writeRelated(c, lib, plan.Changed(ix), out)
+		return env.planAndWrite(c, lib, ix, found, policy)
 	}
+	plan := curate.ProposeLinks(ix, found, policy)
+	out := relateReport(ix, found, plan, true)
 	if c.Bool("json") {
 		fmt.Fprintf(env.stderr, "dry run: %s; run with --write to write them\n", out.totals())
-		return writeJSON(env.stdout, jsonLinks(out))
+		return writeJSONLinks(env.stdout, out)
 	}
 	if err := env.printLinks(ix, out); err != nil {
 		return err
@@ -176,6 +223,51 @@ func (env *env) relate(c *cli.Context) error {
 		env.noLinkHint(ix, found, policy, minScore)
 	}
 	return nil
+}
+
+// planAndWrite plans the links of relate --write from the hits found and
+// writes them. The plan needs the cases' ids and related lists alone, so
+// the index and the cases' text are let go first: at a million cases the
+// index is most of the memory, and the plan, the writers' maps and the
+// collector's headroom on top of them then take its place instead of
+// adding to it (a run peaked at nearly three times the search's memory).
+func (env *env) planAndWrite(c *cli.Context, lib *caselib.Library, ix *similarity.Index, found [][]similarity.Hit, policy curate.LinkPolicy) error {
+	var cases curate.Cases = ix
+	if ix.HoldsCases() && slices.Equal(ix.Cases(), lib.Cases) {
+		cases, ix = curate.CaseList(lib.Cases), nil
+		lib.DropText() // both writers need only the cases' ids, lists and places
+		freeMemory()
+		// What is left is small, and planning and writing make garbage
+		// of about twice their live memory (each spliced line, each line
+		// of the record): collecting at half the live memory rather than
+		// at all of it keeps the heap near what it holds, for a few more
+		// collections of that small heap. A lower GOGC, or off, is kept.
+		if old := debug.SetGCPercent(writeGCPercent); old < writeGCPercent {
+			debug.SetGCPercent(old)
+		} else {
+			defer debug.SetGCPercent(old)
+		}
+	}
+	plan := curate.ProposeLinks(cases, found, policy)
+	// The neighbours are shown only with --json: without it, the report
+	// holds the links alone.
+	out := relateReport(cases, found, plan, c.Bool("json"))
+	changed := plan.Changed(cases)
+	found, plan = nil, curate.Plan{}
+	freeMemory()
+	return env.writeRelated(c, lib, changed, out)
+}
+
+// writeGCPercent is the collector's target (GOGC) while relate --write
+// plans and writes, once the index is let go.
+const writeGCPercent = 50
+
+// freeMemory collects what the process no longer uses and returns it to
+// the system. Two collections: memory that a sync.Pool held (the index's
+// scorers) is kept one collection longer.
+func freeMemory() {
+	runtime.GC()
+	debug.FreeOSMemory()
 }
 
 // checkRelateFlags refuses bad values and a --write that cannot write,
@@ -284,12 +376,13 @@ func (env *env) writeRelated(c *cli.Context, lib *caselib.Library, changed map[s
 		return nil
 	}
 	fmt.Fprint(env.stderr, msg)
-	return writeJSON(env.stdout, jsonLinks(out))
+	return writeJSONLinks(env.stdout, out)
 }
 
 // relateReport lists the subject cases and every case whose related list
-// the plan changes, in library order.
-func relateReport(ix *similarity.Index, found [][]similarity.Hit, plan curate.Plan) relateOutput {
+// the plan changes, in library order; with neighbours, what the search
+// found for each.
+func relateReport(ix curate.Cases, found [][]similarity.Hit, plan curate.Plan, neighbours bool) relateOutput {
 	out := relateOutput{Cases: []relateCase{}}
 	for d, next := range plan.Next {
 		cs := ix.Case(d)
@@ -303,8 +396,11 @@ func relateReport(ix *similarity.Index, found [][]similarity.Hit, plan curate.Pl
 		}
 		rc := relateCase{ID: cs.ID, Related: nonNil(next), Add: nonNil(add), Remove: nonNil(remove), Neighbours: []scored{}}
 		rc.reorder = reorder
-		for _, h := range found[d] {
-			rc.Neighbours = append(rc.Neighbours, scored{h.ID, similarity.RoundScore(h.Score)})
+		if neighbours {
+			rc.Neighbours = make([]scored, 0, len(found[d]))
+			for _, h := range found[d] {
+				rc.Neighbours = append(rc.Neighbours, scored{h.ID, similarity.RoundScore(h.Score)})
+			}
 		}
 		out.Cases = append(out.Cases, rc)
 		out.Add += len(add)

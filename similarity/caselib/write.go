@@ -104,6 +104,19 @@ func WriteRelated(lib *Library, related map[string][]string) ([]string, error) {
 	return written, nil
 }
 
+// DropText empties every case of lib but for what WriteRelated needs: its
+// id, its related list and where it lies in its file. A caller that is done
+// with the cases' text (relate, between searching and writing a library too
+// large to hold twice) lets the text go before it writes; the library can
+// still be written, but its cases no longer describe the incidents, so
+// anything built from them (an index holding the same cases) must not be
+// used afterwards.
+func (l *Library) DropText() {
+	for _, c := range l.Cases {
+		*c = Case{ID: c.ID, Related: c.Related, Loc: c.Loc, src: c.src, elem: c.elem, at: c.at}
+	}
+}
+
 // fileEdit is the pending rewrite of one file.
 type fileEdit struct {
 	src    *fileState

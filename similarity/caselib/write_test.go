@@ -418,3 +418,53 @@ func TestWriteIncidents(t *testing.T) {
 		t.Fatal("Related not updated")
 	}
 }
+
+// TestWriteAfterDropText: a library whose text was dropped writes the same
+// bytes as the library as loaded, and still refuses a file edited since.
+func TestWriteAfterDropText(t *testing.T) {
+	dir := t.TempDir()
+	paths := []string{copyTree(t, "../../seeds", filepath.Join(dir, "a")), copyTree(t, "testdata/ok", filepath.Join(dir, "a"))}
+	os.Remove(filepath.Join(paths[0], "seeds.go"))
+	other := []string{copyTree(t, "../../seeds", filepath.Join(dir, "b")), copyTree(t, "testdata/ok", filepath.Join(dir, "b"))}
+	os.Remove(filepath.Join(other[0], "seeds.go"))
+	full, err := Load(paths, LoadOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	slim, err := Load(other, LoadOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	slim.DropText()
+	for _, c := range slim.Cases {
+		if c.Title.EN != "" || c.Summary.EN != "" || len(c.Remediation) > 0 || c.ID == "" {
+			t.Fatalf("%s: text kept after DropText", c.ID)
+		}
+	}
+	rel := newRelated(full, 3)
+	if _, err := WriteRelated(full, rel); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := WriteRelated(slim, rel); err != nil {
+		t.Fatal(err)
+	}
+	for i, f := range full.files {
+		if a, b := mustRead(t, f.path), mustRead(t, slim.files[i].path); !bytes.Equal(a, b) {
+			t.Fatalf("%s: written bytes differ after DropText", f.display)
+		}
+	}
+	// A file edited after loading is still refused.
+	again, err := Load(other, LoadOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	again.DropText()
+	f := again.files[len(again.files)-1].path
+	b := mustRead(t, f)
+	if err := os.WriteFile(f, append(b, ' '), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := WriteRelated(again, newRelated(again, 1)); err == nil || !strings.Contains(err.Error(), "changed since it was loaded") {
+		t.Fatalf("edited file after DropText: %v", err)
+	}
+}

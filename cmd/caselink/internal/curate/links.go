@@ -2,8 +2,10 @@ package curate
 
 import (
 	"slices"
+	"sync"
 
 	"github.com/caselink/caselink/similarity"
+	"github.com/caselink/caselink/similarity/caselib"
 )
 
 // LinkPolicy says how relate merges the links it found with the ones a
@@ -21,6 +23,42 @@ type LinkPolicy struct {
 	Only []int
 }
 
+// Cases are the cases a plan is made for, in the index's order: the
+// index itself, or the library's cases alone (CaseList) once the search is
+// done and the index let go.
+type Cases interface {
+	Len() int
+	Case(i int) *caselib.Case
+	ID(i int) string
+	Lookup(id string) (int, bool)
+}
+
+// CaseList returns cases, in the order of the index built from them, as
+// Cases: relate --write plans its links from them after letting the index
+// go.
+func CaseList(cases []*caselib.Case) Cases { return &caseList{cases: cases} }
+
+type caseList struct {
+	cases []*caselib.Case
+	once  sync.Once
+	byID  map[string]int // made on the first Lookup (--symmetric, --only)
+}
+
+func (l *caseList) Len() int                 { return len(l.cases) }
+func (l *caseList) Case(i int) *caselib.Case { return l.cases[i] }
+func (l *caseList) ID(i int) string          { return l.cases[i].ID }
+
+func (l *caseList) Lookup(id string) (int, bool) {
+	l.once.Do(func() {
+		l.byID = make(map[string]int, len(l.cases))
+		for i, c := range l.cases {
+			l.byID[c.ID] = i
+		}
+	})
+	i, ok := l.byID[id]
+	return i, ok
+}
+
 // Plan is what relate would do to every case's related list.
 type Plan struct {
 	// Next[d] is the related list case d would have (a copy of its current
@@ -34,7 +72,7 @@ type Plan struct {
 // ProposeLinks returns the plan for the index's cases given found[d], the
 // links found for each subject case d, most similar first (found of other
 // cases is ignored).
-func ProposeLinks(ix *similarity.Index, found [][]similarity.Hit, p LinkPolicy) Plan {
+func ProposeLinks(ix Cases, found [][]similarity.Hit, p LinkPolicy) Plan {
 	n := ix.Len()
 	plan := Plan{Next: make([][]string, n), Subject: make([]bool, n)}
 	if p.Only == nil {
@@ -97,7 +135,7 @@ func Diff(before, after []string) (add, remove []string) {
 
 // Changed returns, by case id, the related list of every case whose list
 // the plan changes: what the writer is given.
-func (p Plan) Changed(ix *similarity.Index) map[string][]string {
+func (p Plan) Changed(ix Cases) map[string][]string {
 	out := map[string][]string{}
 	for d, ids := range p.Next {
 		if cs := ix.Case(d); !slices.Equal(ids, cs.Related) {
@@ -108,7 +146,7 @@ func (p Plan) Changed(ix *similarity.Index) map[string][]string {
 }
 
 // Counts returns how many links the plan adds and removes over the library.
-func (p Plan) Counts(ix *similarity.Index) (add, remove int) {
+func (p Plan) Counts(ix Cases) (add, remove int) {
 	for d, ids := range p.Next {
 		a, r := Diff(ix.Case(d).Related, ids)
 		add += len(a)

@@ -69,6 +69,11 @@ func TestProposeLinks(t *testing.T) {
 		if a, r := plan.Counts(ix); a != tc.add || r != tc.rem {
 			t.Errorf("%s: Counts = %d, %d; want %d, %d", tc.name, a, r, tc.add, tc.rem)
 		}
+		// Planned from the cases alone (relate --write, the index let go).
+		alone := CaseList(ix.Cases())
+		if p := ProposeLinks(alone, found, tc.p); !slices.EqualFunc(p.Next, plan.Next, slices.Equal) {
+			t.Errorf("%s: from the cases alone, Next = %v, want %v", tc.name, p.Next, plan.Next)
+		}
 	}
 }
 

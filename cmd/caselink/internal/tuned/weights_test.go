@@ -1,8 +1,14 @@
 package tuned
 
 import (
+	"bytes"
+	"errors"
+	"fmt"
+	"io/fs"
+	"math/rand/v2"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -148,5 +154,99 @@ func TestRecordLinks(t *testing.T) {
 	links, err := ReadLinks(path)
 	if err != nil || len(links) != 2 || !links[Link{"b", "a"}] {
 		t.Errorf("ReadLinks = %v, %v", links, err)
+	}
+}
+
+// TestRecordLinksAsSet: RecordLinks, which merges a sorted file with the
+// links added as it reads it, writes what updating the set of the file's
+// links and writing it sorted writes, and leaves the file alone when the set
+// does not change; for files in their own order, out of order, with
+// repeated links, comments and CRLF line ends, and no file at all.
+func TestRecordLinksAsSet(t *testing.T) {
+	rng := rand.New(rand.NewPCG(1, 2))
+	ids := []string{"a", "b", "c", "d", "e", "f", "ab", "B"}
+	pick := func() string { return ids[rng.IntN(len(ids))] }
+	links := func(n int) map[string][]string {
+		m := map[string][]string{}
+		for range n {
+			f := pick()
+			m[f] = append(m[f], pick())
+		}
+		return m
+	}
+	dir := t.TempDir()
+	for round := range 400 {
+		path := filepath.Join(dir, fmt.Sprintf("%d.tsv", round))
+		var file []byte
+		if round%10 != 0 { // else no file
+			var lines []string
+			for range rng.IntN(12) {
+				lines = append(lines, pick()+"\t"+pick())
+			}
+			if round%3 != 0 { // else as written by hand: any order, repeats
+				slices.Sort(lines)
+				if round%7 != 3 { // else in order with repeats
+					lines = slices.Compact(lines)
+				}
+			}
+			if round%4 == 1 {
+				lines = append([]string{"# a comment", ""}, lines...)
+			}
+			sep := "\n"
+			if round%5 == 2 {
+				sep = "\r\n"
+			}
+			file = []byte(strings.Join(lines, sep) + sep)
+			if err := os.WriteFile(path, file, 0o644); err != nil {
+				t.Fatal(err)
+			}
+		}
+		add, remove := links(rng.IntN(6)), links(rng.IntN(3))
+		have, err := ParseLinks(path, file)
+		if err != nil {
+			t.Fatal(err)
+		}
+		want := file
+		if UpdateLinks(have, add, remove) {
+			if want, err = FormatLinks(have); err != nil {
+				t.Fatal(err)
+			}
+		}
+		if err := RecordLinks(path, add, remove); err != nil {
+			t.Fatalf("round %d: %v", round, err)
+		}
+		got, err := os.ReadFile(path)
+		if errors.Is(err, fs.ErrNotExist) {
+			got, err = nil, nil
+		}
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !bytes.Equal(got, want) {
+			t.Fatalf("round %d: file %q\nadd %v remove %v\ngot  %q\nwant %q", round, file, add, remove, got, want)
+		}
+	}
+}
+
+// TestRecordLinksRefusals: a line that is no link, and a link the file
+// cannot hold, are refused as before, leaving the file as it was.
+func TestRecordLinksRefusals(t *testing.T) {
+	dir := t.TempDir()
+	path := filepath.Join(dir, LinksName)
+	bad := []byte(linksHeader + "\na\tb\nc\n")
+	os.WriteFile(path, bad, 0o644)
+	if err := RecordLinks(path, map[string][]string{"x": {"y"}}, nil); err == nil || err.Error() != path+":3: want case<TAB>linked case" {
+		t.Errorf("bad line: %v", err)
+	}
+	os.WriteFile(path, []byte(linksHeader+"\na\tb\n"), 0o644)
+	err := RecordLinks(path, map[string][]string{"x\ny": {"z"}}, nil)
+	if err == nil || !strings.Contains(err.Error(), path+`: case ids "x\ny", "z": tabs and line breaks`) {
+		t.Errorf("bad id: %v", err)
+	}
+	if got, _ := os.ReadFile(path); string(got) != linksHeader+"\na\tb\n" {
+		t.Errorf("file changed by a refused record: %q", got)
+	}
+	if m, _ := filepath.Glob(filepath.Join(dir, ".*tmp")); len(m) > 0 {
+		t.Errorf("temporary files left: %v", m)
 	}
 }
