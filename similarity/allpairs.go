@@ -19,7 +19,7 @@ func (ix *Index) AllRelated(k int, minScore float64, progress func(done int)) []
 	return ix.forEachCase(progress, func(sc *scorer, d int, q []qterm) ([]Hit, []qterm) {
 		s := ix.nearSearch(d, k, minScore, q, ix.relPrior)
 		if !ix.opts.noPairBars {
-			s.bar = pb.bar(&s, d)
+			s.bar = pb.bar(sc, &s, d)
 		}
 		hits := ix.run(sc, &s)
 		pb.publish(d, hits)

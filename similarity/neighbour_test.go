@@ -177,3 +177,36 @@ func TestExactBarsBoundTheKth(t *testing.T) {
 		t.Fatalf("only %d searches checked", checked)
 	}
 }
+
+// A case-to-case search raises its bar as the cases it touched double
+// (accumulate), here from 16 cases on so that the small library's searches
+// raise it many times: each raise is a lower bound of the k-th best score,
+// so the answers stay those of a brute force.
+func TestBarRaisedAsTouchedGrowsIsExact(t *testing.T) {
+	t.Parallel()
+	ix, err := BuildCases(nearDuplicates(synthLibrary(900, 5), 5), DefaultConfig())
+	if err != nil {
+		t.Fatal(err)
+	}
+	ix.opts.raiseTouched = 16
+	for d := 1; d < ix.Len(); d += 9 {
+		for _, prof := range []*profile{ix.exp, ix.rel} {
+			for _, k := range []int{1, 10} {
+				for _, minScore := range []float64{0, 0.5} {
+					s := &search{q: ix.caseQuery(d, prof, nil), prof: prof, k: k, minScore: minScore,
+						accept: func(x int) bool { return x != d }}
+					var dp *datePrior
+					if d%2 == 0 && prof == ix.rel {
+						dp, s.dated = ix.relPrior, ix.datedFrom(ix.relPrior, d)
+					}
+					sc := ix.getScorer()
+					got := ix.run(sc, s)
+					ix.putScorer(sc)
+					if want := bruteProfile(ix, prof, dp, d, k, minScore, nil); scored(got) != scored(want) {
+						t.Fatalf("case %s, k=%d, min %.2f: pruned %v, brute force %v", ix.Case(d).ID, k, minScore, scored(got), scored(want))
+					}
+				}
+			}
+		}
+	}
+}

@@ -30,6 +30,10 @@ type searchOptions struct {
 	// noExactBar turns off the bars a case-to-case search takes from the
 	// exact scores of its most promising cases (touchedBar, candsBar).
 	noExactBar bool
+	// raiseTouched is how many cases a term-at-a-time search touches
+	// before it raises its bar for that alone (0: defaultRaiseTouched;
+	// see pass.accumulate).
+	raiseTouched int
 	// maxUndatedPairs bounds the pairs an organisation's undated cases make
 	// with all its cases, for the same-event evidence (0:
 	// defaultMaxUndatedPairs).
@@ -50,6 +54,10 @@ const (
 	// evidence, so that a large undated library does not cost a search over
 	// every pair.
 	defaultMaxUndatedPairs = 4 << 20
+	// defaultRaiseTouched is searchOptions.raiseTouched's default: a bar
+	// raised from fewer cases seldom rises far, and costs a few exact
+	// scores (eval/notes/relate-million.md).
+	defaultRaiseTouched = 2048
 )
 
 func (o *searchOptions) window() int { return cmpOr(o.windowSize, defaultWindow) }
@@ -57,6 +65,8 @@ func (o *searchOptions) window() int { return cmpOr(o.windowSize, defaultWindow)
 func (o *searchOptions) sweep() int { return cmpOr(o.sweepCost, defaultSweepCost) }
 
 func (o *searchOptions) splitMin() int { return cmpOr(o.parallelMin, defaultParallelMin) }
+
+func (o *searchOptions) raiseAt() int { return cmpOr(o.raiseTouched, defaultRaiseTouched) }
 
 func (o *searchOptions) undatedPairs() int { return cmpOr(o.maxUndatedPairs, defaultMaxUndatedPairs) }
 

@@ -71,7 +71,7 @@ func TestPairBarsAreExact(t *testing.T) {
 		for d := range ix.Len() {
 			s := ix.nearSearch(d, k, 0, q, ix.relPrior)
 			q = s.q
-			bar := pb.bar(&s, d)
+			bar := pb.bar(sc, &s, d)
 			want := top(d, k, 0)
 			if bar > 0 {
 				barred++
@@ -175,13 +175,14 @@ func TestRareTermBarsAreExact(t *testing.T) {
 		t.Fatal(err)
 	}
 	pb := ix.newPairBars() // nothing published: every bar is a rare-term bar
+	sc := ix.getScorer()
 	var q []qterm
 	for _, k := range []int{1, 3, 10} {
 		barred := 0
 		for d := range ix.Len() {
 			s := ix.nearSearch(d, k, 0, q, ix.relPrior)
 			q = s.q
-			bar := pb.bar(&s, d)
+			bar := pb.bar(sc, &s, d)
 			if bar == 0 {
 				continue
 			}

@@ -20,6 +20,7 @@ type qterm struct {
 type scorer struct {
 	acc     []float32
 	touched []uint32
+	sifted  []uint32 // the touched cases that screen looks at further
 	order   []qterm
 	rem     []float64
 	usum    []float64
@@ -306,7 +307,7 @@ func (p *pass) unseen(i int) float64 {
 // raised to the k-th best partial sum when that is worth a pass.
 func (p *pass) accumulate(s *search) {
 	ix := p.ix
-	lastRem := math.Inf(1)
+	lastRem, lastTouched := math.Inf(1), 0
 	acc, touched := p.sc.acc, p.touched[:0]
 	for i, t := range p.order {
 		lo, hi := p.spans[i].lo, p.spans[i].hi
@@ -318,12 +319,25 @@ func (p *pass) accumulate(s *search) {
 				break
 			}
 			// Raising the bar costs a pass over the cases touched so far;
-			// it is worth it only when much more is left to read.
-			if p.rem[i] < 0.4*lastRem && len(touched) >= s.k && p.left > 2*len(touched) {
-				lastRem = p.rem[i]
-				p.theta = max(p.theta, ix.kthLowerBound(p.sc, touched, s))
+			// it is worth it only when much more is left to read, and
+			// once the bounds of the terms left fell well below those at
+			// the last raise, or the cases touched doubled since it. (A
+			// long case has many rare terms that each add little: with a
+			// low starting bar, the bounds fall slowly while tens of
+			// thousands of cases are touched, and its near copies, which
+			// its first terms had not met, pile up unseen by the bar;
+			// eval/notes/relate-million.md.)
+			grown := len(touched) >= max(ix.opts.raiseAt(), 2*lastTouched)
+			if (p.rem[i] < 0.4*lastRem || grown) && len(touched) >= s.k && p.left > 2*len(touched) {
+				lastRem, lastTouched = p.rem[i], len(touched)
 				if s.prof != nil && !ix.opts.noExactBar {
+					// The exact scores of the cases with the largest
+					// partial sums are at least their partial sums:
+					// the k-th best partial sum (kthLowerBound) would
+					// add nothing but a second pass.
 					p.theta = max(p.theta, p.touchedBar(s, touched))
+				} else {
+					p.theta = max(p.theta, ix.kthLowerBound(p.sc, touched, s))
 				}
 				p.syncBar()
 				if u < p.theta-slack {
@@ -374,21 +388,24 @@ func (p *pass) screen(s *search) {
 	ix, acc := p.ix, p.sc.acc
 	all := p.cut == len(p.order)
 	cands := p.cands[:0]
-	for _, d := range p.touched {
+	var bounds []caseBound
+	if s.prof != nil {
+		bounds = s.prof.bounds
+	}
+	bound := func(d uint32) caseBound {
+		switch {
+		case bounds != nil:
+			return bounds[d]
+		case all:
+			return caseBound{1, 0}
+		}
+		return caseBound{1, p.unorm[d]}
+	}
+	for _, d := range p.sift(bounds, all) {
 		doc := int(d)
-		sc := float32(1)
-		if s.prof != nil {
-			sc = s.prof.scale[doc]
-		}
+		b := bound(d)
+		sc := b.scale
 		a := float64(acc[d]) * float64(sc)
-		// Most touched cases miss the bar. The date prior's factor is at most
-		// 1 and a bound only grows with the scale, so a case that misses it
-		// before the factor misses it after: it is dropped before the filter
-		// and the prior are looked up (random reads, most of the cost of a
-		// screen in relate).
-		if a >= 0 && (all && a < p.theta-slack || !all && !p.reaches(d, a, 1)) {
-			continue
-		}
 		if s.accept != nil && !s.accept(doc) {
 			continue
 		}
@@ -404,12 +421,62 @@ func (p *pass) screen(s *search) {
 			}
 			continue
 		}
-		if p.reaches(d, a, dfac) {
+		if p.reachesNorm(a, dfac, b.unorm) {
 			c.lb = lb
 			cands = append(cands, c)
 		}
 	}
 	p.cands = cands
+}
+
+// sift returns the touched cases that may reach the bar before the date
+// prior's factor (at most 1) and the filter are applied: those with a
+// negative sum, or whose scaled sum with the bound of the terms after the
+// cut (reaches) reaches it. Most touched cases miss the bar, at random:
+// the test is computed without a branch, which the processor would
+// mispredict about once in four cases, and the cases kept are appended
+// without one (as addPostings does); screen then looks up the filter and
+// the prior, random reads, for the few kept. bounds is the profile's (nil
+// for a paste).
+func (p *pass) sift(bounds []caseBound, all bool) []uint32 {
+	acc := p.sc.acc
+	kept := slices.Grow(p.sc.sifted[:0], len(p.touched))[:len(p.touched)]
+	p.sc.sifted = kept
+	bar := p.theta - slack
+	m := 0
+	switch {
+	case all || !p.cauchy:
+		rem := 0.0
+		if !all {
+			rem = p.rem[p.cut]
+		}
+		for _, d := range p.touched {
+			sc := float32(1)
+			if bounds != nil {
+				sc = bounds[d].scale
+			}
+			a := float64(acc[d]) * float64(sc)
+			kept[m] = d
+			m += b2i(a < 0) | b2i(bar-a <= rem)
+		}
+	default:
+		rem, n2, inv := p.rem[p.cut], p.nb.n2, p.nb.inv
+		for _, d := range p.touched {
+			b := caseBound{1, 0}
+			if bounds != nil {
+				b = bounds[d]
+			} else {
+				b.unorm = p.unorm[d]
+			}
+			a := float64(acc[d]) * float64(b.scale)
+			need := bar - a
+			r := max(a-slack, 0)
+			x := float64(b.unorm)*float64(b.unorm) - r*r*inv
+			kept[m] = d
+			m += b2i(a < 0) | b2i(need <= 0) | b2i(need <= rem)&b2i(need*need <= n2*x)
+		}
+	}
+	return kept[:m]
 }
 
 // reaches reports whether case d, whose scaled sum over order[:cut] is a
@@ -421,6 +488,11 @@ func (p *pass) screen(s *search) {
 // so it is at least that long (Cauchy–Schwarz again). Squares are compared,
 // so that no square root is taken.
 func (p *pass) reaches(d uint32, a, dfac float64) bool {
+	return p.reachesNorm(a, dfac, p.unorm[d])
+}
+
+// reachesNorm is reaches for a case of norm norm (its unorm).
+func (p *pass) reachesNorm(a, dfac float64, norm float32) bool {
 	need := p.theta - slack
 	if dfac != 1 {
 		need /= dfac
@@ -429,7 +501,7 @@ func (p *pass) reaches(d uint32, a, dfac float64) bool {
 	if !p.cauchy {
 		return need <= p.rem[p.cut]
 	}
-	return p.nb.reaches(need, p.rem[p.cut], a, p.unorm[d])
+	return p.nb.reaches(need, p.rem[p.cut], a, norm)
 }
 
 // fillTail sorts the terms after the cut by key and spreads their weights
@@ -727,7 +799,7 @@ func (ix *Index) kthLowerBound(sc *scorer, touched []uint32, s *search) float64 
 	for _, d := range touched {
 		v := sc.acc[d]
 		if s.prof != nil {
-			v *= s.prof.scale[d]
+			v *= s.prof.bounds[d].scale
 		}
 		// The filter and the prior's factor (at most 1) can only lower v: a
 		// case already under the k-th kept is passed over without them.
@@ -897,7 +969,7 @@ func (p *pass) touchedBar(s *search, touched []uint32) float64 {
 	m := probeCases * s.k
 	h := topHeap{k: m, h: p.sc.kth[:0]}
 	for _, d := range touched {
-		v := float64(p.sc.acc[d] * s.prof.scale[d])
+		v := float64(p.sc.acc[d] * s.prof.bounds[d].scale)
 		if h.full() && v <= h.worst().Score {
 			continue
 		}
