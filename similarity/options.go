@@ -41,8 +41,12 @@ type searchOptions struct {
 }
 
 const (
-	// defaultWindow is the number of cases a block-max window spans.
-	defaultWindow = 1024
+	// defaultWindow is the number of cases a block-max window spans. Each
+	// window costs every query term a seek and a look at its block maxima,
+	// and a long paste has a hundred terms or more; wider windows loosen
+	// the bounds but, since sweep, cost less in all
+	// (eval/notes/long-pastes.md, "Window size").
+	defaultWindow = 4096
 	// defaultSweepCost is searchOptions.sweepCost's default (measured in
 	// eval/notes/long-pastes.md).
 	defaultSweepCost = 4

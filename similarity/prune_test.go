@@ -250,7 +250,7 @@ func TestBlockMaxIsExact(t *testing.T) {
 		t.Fatal(err)
 	}
 	r := rand.New(rand.NewPCG(5, 5))
-	for _, ws := range []int{64, 320, 1024} {
+	for _, ws := range []int{64, 320, 1024, defaultWindow} {
 		for i := range 60 {
 			ix.opts = searchOptions{windowSize: ws, parallelMin: []int{20000, 100}[i%2]}
 			c := ix.Case(r.IntN(ix.Len()))
