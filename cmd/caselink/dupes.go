@@ -2,7 +2,10 @@ package main
 
 import (
 	"bufio"
+	"bytes"
+	"encoding/json"
 	"fmt"
+	"io"
 	"strings"
 
 	"github.com/urfave/cli/v2"
@@ -173,13 +176,58 @@ func (env *env) dupes(c *cli.Context) error {
 	page := curate.ListClusters(ix, decisions, q, p.update)
 	p.done()
 	out := api.DupeClusterList{Threshold: q.Threshold, Total: page.Total, Pairs: page.Pairs, Offset: q.Offset, Clusters: []api.DupeClusterRecords{}}
+	if c.Bool("json") {
+		return writeDupesJSON(env.stdout, out, len(page.Clusters), func(i int) api.DupeClusterRecords {
+			return api.NewDupeClusterRecords(ix, page.Clusters[i], "en")
+		})
+	}
 	for _, cl := range page.Clusters {
 		out.Clusters = append(out.Clusters, api.NewDupeClusterRecords(ix, cl, "en"))
 	}
-	if c.Bool("json") {
-		return writeJSON(env.stdout, out)
-	}
 	return env.printDupes(out)
+}
+
+// writeDupesJSON writes head, with the n clusters that cluster(i) makes
+// as its clusters, as writeJSON would write the whole list, but one
+// cluster at a time: a cluster holds its records' text, and a library of
+// near copies has hundreds of thousands of clusters, so the list, and its
+// JSON in one buffer, would hold gigabytes that are written once.
+func writeDupesJSON(w io.Writer, head api.DupeClusterList, n int, cluster func(i int) api.DupeClusterRecords) error {
+	head.Clusters = []api.DupeClusterRecords{}
+	var buf bytes.Buffer
+	enc := json.NewEncoder(&buf)
+	enc.SetEscapeHTML(false)
+	enc.SetIndent("", "  ")
+	if err := enc.Encode(head); err != nil {
+		return err
+	}
+	if n == 0 {
+		_, err := w.Write(buf.Bytes())
+		return err
+	}
+	// The head ends in `"clusters": []` and the object's close: the
+	// clusters go between the brackets, at the depth of an element.
+	tail := []byte("[]\n}\n")
+	if !bytes.HasSuffix(buf.Bytes(), tail) {
+		return fmt.Errorf("dupes: unexpected JSON of the list's head")
+	}
+	bw := bufio.NewWriter(w)
+	bw.Write(bytes.TrimSuffix(buf.Bytes(), tail))
+	bw.WriteString("[")
+	enc.SetIndent("    ", "  ")
+	for i := range n {
+		if i > 0 {
+			bw.WriteString(",")
+		}
+		bw.WriteString("\n    ")
+		buf.Reset()
+		if err := enc.Encode(cluster(i)); err != nil {
+			return err
+		}
+		bw.Write(bytes.TrimSuffix(buf.Bytes(), []byte("\n")))
+	}
+	bw.WriteString("\n  ]\n}\n")
+	return bw.Flush()
 }
 
 // clusterDecision returns the case id and verdict of --confirm-cluster or

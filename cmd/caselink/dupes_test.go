@@ -9,6 +9,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/caselink/caselink/cmd/caselink/internal/api"
 	"github.com/caselink/caselink/cmd/caselink/internal/serve"
 	"github.com/caselink/caselink/similarity/caselib"
 )
@@ -80,5 +81,34 @@ func TestDupesDismissedThroughTheAPI(t *testing.T) {
 	resp.Body.Close()
 	if got := dupes(); !strings.Contains(got, "no probable duplicates") {
 		t.Errorf("after the API dismissed A~B, caselink dupes prints:\n%s", got)
+	}
+}
+
+// dupes --json writes its clusters one at a time; what it writes must be
+// what encoding the whole list at once gives, byte for byte, with no
+// cluster, one, or several, and records whose text needs escaping.
+func TestDupesJSONStreamedAsWhole(t *testing.T) {
+	rec := func(id, text string) api.DupeCase {
+		return api.DupeCase{ID: id, Title: id + " <" + text + ">", Text: text}
+	}
+	clusters := []api.DupeClusterRecords{
+		{N: 1, Score: 0.91, Cases: []api.DupeCase{rec("A", "disk \"full\" & slow\n"), rec("B", "한국어 ✓")}, Pairs: []api.DupePair{{A: rec("A", "x"), B: rec("B", "y"), Score: 0.91, Band: "strong", Evidence: []string{"same day"}, Cluster: 1}}},
+		{N: 2, Score: 0.5, Cases: []api.DupeCase{rec("C", "")}, Pairs: []api.DupePair{}, Links: []api.DupePair{{A: rec("C", ""), B: rec("A", "z"), Score: 0.4, Shared: []string{"disk"}}}},
+		{N: 3, Cases: []api.DupeCase{}, Pairs: []api.DupePair{}},
+	}
+	for n := 0; n <= len(clusters); n++ {
+		head := api.DupeClusterList{Threshold: 0.35, Total: 7, Pairs: 12, Offset: 2}
+		whole := head
+		whole.Clusters = append([]api.DupeClusterRecords{}, clusters[:n]...)
+		var want, got bytes.Buffer
+		if err := writeJSON(&want, whole); err != nil {
+			t.Fatal(err)
+		}
+		if err := writeDupesJSON(&got, head, n, func(i int) api.DupeClusterRecords { return clusters[i] }); err != nil {
+			t.Fatal(err)
+		}
+		if got.String() != want.String() {
+			t.Errorf("%d clusters: streamed\n%s\nwhole\n%s", n, got.String(), want.String())
+		}
 	}
 }
