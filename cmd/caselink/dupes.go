@@ -189,9 +189,9 @@ func (env *env) dupes(c *cli.Context) error {
 
 // writeDupesJSON writes head, with the n clusters that cluster(i) makes
 // as its clusters, as writeJSON would write the whole list, but one
-// cluster at a time: a cluster holds its records' text, and a library of
-// near copies has hundreds of thousands of clusters, so the list, and its
-// JSON in one buffer, would hold gigabytes that are written once.
+// cluster at a time: each cluster holds its records' text and its pairs'
+// records again, so in a library of many near copies the whole list, and
+// its JSON in one buffer, hold gigabytes that are written once.
 func writeDupesJSON(w io.Writer, head api.DupeClusterList, n int, cluster func(i int) api.DupeClusterRecords) error {
 	head.Clusters = []api.DupeClusterRecords{}
 	var buf bytes.Buffer
