@@ -35,23 +35,6 @@ func (ix *Index) buildBlocks() {
 		n := ix.pstart[k+1] - ix.pstart[k]
 		ix.bstart[k+1] = ix.bstart[k] + uint32((n+blockSize-1)/blockSize)
 	}
-	ix.blockLasts()
-}
-
-// blockLasts sets blast, the last case of every block: a window's bound is
-// found from it and the block maxima alone, without reading the postings of
-// the windows a search skips.
-func (ix *Index) blockLasts() {
-	nkeys := len(ix.pstart) - 1
-	ix.blast = make([]uint32, ix.bstart[nkeys])
-	for k := range nkeys {
-		lo, hi := ix.pstart[k], ix.pstart[k+1]
-		b := ix.bstart[k]
-		for j := lo; j < hi; j += blockSize {
-			ix.blast[b] = ix.pdoc[min(hi, j+blockSize)-1]
-			b++
-		}
-	}
 }
 
 // blockMax returns the largest of vals in every block of every key.
@@ -77,15 +60,12 @@ func (ix *Index) blockMax(vals []float32) []float32 {
 // cursor is one query term's place in its postings during a block-max run.
 type cursor struct {
 	key      uint32
-	vals     []float32 // the weights of the key's postings, indexed like pdoc
-	w        float32   // the term's query weight
-	wd       float64   // the same, for bounds
-	pos, end int       // next posting, end of the postings (absolute)
-	base     int       // first posting of the key
-	bbase    uint32    // first block of the key
-	blk      uint32    // the first block whose last case is at or after the window
-	bend     uint32    // the block after the last one with a posting before end
-	ub       float64   // bound of the term in the current window
+	w        float32 // the term's query weight
+	wd       float64 // the same, for bounds
+	pos, end int     // next posting, end of the postings (absolute)
+	base     int     // first posting of the key
+	bbase    uint32  // first block of the key
+	ub       float64 // bound of the term in the current window
 }
 
 // seek moves c to its first posting of a case ≥ d (galloping).
@@ -115,44 +95,21 @@ func (c *cursor) seek(pdoc []uint32, d uint32) {
 }
 
 // windowBound is the most c can add in the window [lo, hi): its weight
-// times the largest block maximum of the blocks that may have postings in
-// the window. It reads the blocks' last cases (blast), not the postings,
-// but for a block that reaches past the window, whose postings it looks
-// into to see whether one is in the window: a rare term's block spans many
-// windows and holds a posting in few. (The bound of a further block whose
-// first case is after the window by a gap is counted: it is a bound still.)
-func (c *cursor) windowBound(pdoc, blast []uint32, bmax []float32, lo, hi uint32) float64 {
-	b := c.blk
-	for b < c.bend && blast[b] < lo {
-		b++
-	}
-	c.blk = b
-	if b >= c.bend {
+// times the largest block maximum of its postings there.
+func (c *cursor) windowBound(pdoc []uint32, bmax []float32, lo, hi uint32) float64 {
+	c.seek(pdoc, lo)
+	if c.pos >= c.end || pdoc[c.pos] >= hi {
 		return 0
 	}
-	if blast[b] >= hi {
-		c.sync(pdoc, lo)
-		if c.pos >= c.end || pdoc[c.pos] >= hi {
-			return 0
-		}
-		return c.wd * float64(bmax[b])
-	}
+	rel := c.pos - c.base
+	b := c.bbase + uint32(rel/blockSize)
 	m := bmax[b]
-	// Further blocks that may start in the window: block b+1's first case
-	// is after block b's last.
-	for b++; b < c.bend && blast[b-1]+1 < hi; b++ {
+	// Further blocks whose first posting is still in the window.
+	for next := c.base + (rel/blockSize+1)*blockSize; next < c.end && pdoc[next] < hi; next += blockSize {
+		b++
 		m = max(m, bmax[b])
 	}
 	return c.wd * float64(m)
-}
-
-// sync moves c to its first posting of a case ≥ lo, from the block the
-// window bound found.
-func (c *cursor) sync(pdoc []uint32, lo uint32) {
-	if start := c.base + int(c.blk-c.bbase)*blockSize; c.pos < start {
-		c.pos = start
-	}
-	c.seek(pdoc, lo)
 }
 
 // runBlocks is the block-max traversal of the paste search s (see the top
@@ -169,9 +126,8 @@ func (p *pass) runBlocks(s *search) {
 	for i := len(p.order) - 1; i >= 0; i-- {
 		t := p.order[i]
 		if lo, hi := p.spans[i].lo, p.spans[i].hi; lo < hi {
-			base, bbase := ix.pstart[t.key], ix.bstart[t.key]
-			curs = append(curs, cursor{key: t.key, vals: p.wt.postings(t.key), w: t.w, wd: float64(t.w), pos: lo, end: hi,
-				base: base, bbase: bbase, blk: bbase + uint32((lo-base)/blockSize), bend: bbase + uint32((hi-1-base)/blockSize) + 1})
+			curs = append(curs, cursor{key: t.key, w: t.w, wd: float64(t.w), pos: lo, end: hi,
+				base: ix.pstart[t.key], bbase: ix.bstart[t.key]})
 		}
 	}
 	windowSize := ix.opts.window()
@@ -182,11 +138,7 @@ func (p *pass) runBlocks(s *search) {
 	if len(sc.dense) < len(ix.pstart)-1 {
 		sc.dense = make([]float32, len(ix.pstart)-1)
 	}
-	w := blockWindow{p: p, s: s, curs: curs, cum: slices.Grow(sc.cum[:0], len(curs))[:len(curs)], theta: p.theta,
-		bmax: p.wt.bmax, norms: p.wt.vnorm}
-	if s.prof != nil {
-		w.scale, w.bmax, w.norms = s.prof.scale, s.prof.bmax, s.prof.unorm
-	}
+	w := blockWindow{p: p, s: s, curs: curs, cum: slices.Grow(sc.cum[:0], len(curs))[:len(curs)], theta: p.theta}
 	for lo := from; lo < to; lo += uint32(windowSize) {
 		if s.live != nil {
 			w.theta = max(w.theta, s.live.load())
@@ -205,27 +157,13 @@ type blockWindow struct {
 	curs  []cursor  // ascending global bound
 	cum   []float64 // cum[i]: the window bounds of curs[:i+1], summed
 	theta float64   // the bar
-	// A case-to-case search (with a profile) multiplies each case's sum by
-	// its scale, so its block maxima are of the scaled weights, and its
-	// norm bound is over the profile's case norms; a paste's scale is nil
-	// (every case's is 1).
-	scale, bmax, norms []float32
-}
-
-// scaleOf returns case doc's scale: what its sum of weight products is
-// multiplied by.
-func (w *blockWindow) scaleOf(doc uint32) float64 {
-	if w.scale == nil {
-		return 1
-	}
-	return float64(w.scale[doc])
 }
 
 // run scores the cases of the window [lo, hi) that can reach the bar.
 func (w *blockWindow) run(lo, hi uint32) {
 	p, curs, cum := w.p, w.curs, w.cum
 	ix, sc, wt := p.ix, p.sc, p.wt
-	pdoc, vnorm, bmax := ix.pdoc, w.norms, w.bmax
+	pdoc, vnorm, bmax := ix.pdoc, wt.vnorm, wt.bmax
 	acc, bitset, dense := sc.wacc, sc.wbits, sc.dense
 	// Window bounds, and the cut ne between the non-essential terms
 	// curs[:ne] and the essential ones.
@@ -233,11 +171,7 @@ func (w *blockWindow) run(lo, hi uint32) {
 	ne := len(curs)
 	for i := range curs {
 		c := &curs[i]
-		if expOldBound {
-			c.ub = c.windowBoundOld(pdoc, bmax, lo, hi)
-		} else {
-			c.ub = c.windowBound(pdoc, ix.blast, bmax, lo, hi)
-		}
+		c.ub = c.windowBound(pdoc, bmax, lo, hi)
 		sum += c.ub
 		cum[i] = sum
 		if ne == len(curs) && sum >= w.theta-slack {
@@ -246,13 +180,6 @@ func (w *blockWindow) run(lo, hi uint32) {
 	}
 	if ne == len(curs) {
 		return // no case of the window can reach the bar
-	}
-	if !expOldBound {
-		for i := range curs {
-			if c := &curs[i]; c.ub > 0 {
-				c.sync(pdoc, lo)
-			}
-		}
 	}
 	w.accumulate(lo, hi, ne)
 	active, neBound, b := w.nonEssential(ne)
@@ -272,8 +199,7 @@ func (w *blockWindow) run(lo, hi uint32) {
 			a := acc[x]
 			acc[x] = 0
 			doc := lo + x
-			f := w.scaleOf(doc)
-			score := float64(a) * f
+			score := float64(a)
 			if !screened && active > 0 && !b.reaches(w.theta-slack-score, neBound, score, vnorm[doc]) {
 				continue
 			}
@@ -282,9 +208,9 @@ func (w *blockWindow) run(lo, hi uint32) {
 			}
 			if active > 0 {
 				if vl := ix.vstart[doc+1] - ix.vstart[doc]; vl < active {
-					score = (float64(a) + ix.dotDense(dense, int(doc), wt)) * f
+					score += ix.dotDense(dense, int(doc), wt)
 				} else {
-					score = w.complete(doc, a, f, rest)
+					score = w.complete(doc, a, rest)
 				}
 			}
 			if score < w.theta-slack {
@@ -318,7 +244,7 @@ func (w *blockWindow) run(lo, hi uint32) {
 // many of them have postings in the window.
 func (w *blockWindow) sweep(lo, hi uint32, ne, active int, sum float64, b normBound) (rest, left int) {
 	p, curs, cum := w.p, w.curs, w.cum
-	pdoc, vnorm := p.ix.pdoc, w.norms
+	pdoc, vals, vnorm := p.ix.pdoc, p.wt.pval, p.wt.vnorm
 	acc, bitset, dense := p.sc.wacc, p.sc.wbits[:(hi-lo+63)/64], p.sc.dense
 	bar, cost := w.theta-slack, p.ix.opts.sweep()
 	n := 0
@@ -327,7 +253,7 @@ func (w *blockWindow) sweep(lo, hi uint32, ne, active int, sum float64, b normBo
 		for word != 0 {
 			x := uint32(wi*64 + bits.TrailingZeros64(word))
 			word &= word - 1
-			a := float64(acc[x]) * w.scaleOf(lo+x)
+			a := float64(acc[x])
 			if !b.reaches(bar-a, sum, a, vnorm[lo+x]) {
 				keep &^= 1 << (x & 63)
 			}
@@ -345,7 +271,6 @@ func (w *blockWindow) sweep(lo, hi uint32, ne, active int, sum float64, b normBo
 		if n*cost < end.pos-c.pos {
 			return i + 1, active
 		}
-		vals := c.vals
 		for j := c.pos; j < end.pos; j++ {
 			x := pdoc[j] - lo
 			if bitset[x>>6]&(1<<(x&63)) != 0 {
@@ -360,19 +285,6 @@ func (w *blockWindow) sweep(lo, hi uint32, ne, active int, sum float64, b normBo
 			need -= cum[i-1]
 		}
 		n = 0
-		if scale := w.scale; scale != nil {
-			for wi, word := range bitset {
-				keep := word
-				for word != 0 {
-					x := uint32(wi*64 + bits.TrailingZeros64(word))
-					word &= word - 1
-					keep &^= uint64(b2i(float64(acc[x])*float64(scale[lo+x]) < need)) << (x & 63)
-				}
-				bitset[wi] = keep
-				n += bits.OnesCount64(keep)
-			}
-			continue
-		}
 		for wi, word := range bitset {
 			keep := word
 			for word != 0 {
@@ -401,27 +313,17 @@ func (w *blockWindow) sweep(lo, hi uint32, ne, active int, sum float64, b normBo
 // seeking their postings.
 func (w *blockWindow) nonEssential(ne int) (active int, sum float64, b normBound) {
 	curs, dense := w.curs, w.p.sc.dense
-	var views *[NumViews]float64
-	if w.s.prof != nil {
-		views = &w.s.prof.views
-	}
 	var n2, e2 float64
 	for i := range curs {
 		c := &curs[i]
-		u2 := c.wd * c.wd
-		if views != nil {
-			// A profile's case norms are of √view·weight·scale
-			// (profile.unorm), so the query's side is weight/√view.
-			u2 /= views[keyView(c.key)]
-		}
 		switch {
 		case c.ub == 0:
 		case i < ne:
 			active++
 			dense[c.key] = c.w
-			n2 += u2
+			n2 += c.wd * c.wd
 		default:
-			e2 += u2
+			e2 += c.wd * c.wd
 		}
 	}
 	if ne > 0 {
@@ -462,14 +364,13 @@ func (b normBound) reaches(need, sum, a float64, norm float32) bool {
 // accumulate adds the postings of the essential terms curs[ne:] in the
 // window [lo, hi) into the window's accumulator, marking the cases touched.
 func (w *blockWindow) accumulate(lo, hi uint32, ne int) {
-	pdoc := w.p.ix.pdoc
+	pdoc, vals := w.p.ix.pdoc, w.p.wt.pval
 	acc, bitset := w.p.sc.wacc, w.p.sc.wbits
 	for i := ne; i < len(w.curs); i++ {
 		c := &w.curs[i]
 		if c.ub == 0 {
 			continue
 		}
-		vals := c.vals
 		j := c.pos
 		for ; j < c.end && pdoc[j] < hi; j++ {
 			x := pdoc[j] - lo
@@ -482,12 +383,12 @@ func (w *blockWindow) accumulate(lo, hi uint32, ne int) {
 
 // complete adds to a, case doc's sum over the essential terms, what the
 // non-essential terms curs[:ne] give it, largest bound first, seeking their
-// postings, and returns the sum times the case's scale f; it returns −1 as
-// soon as what is left cannot lift the case to the bar.
-func (w *blockWindow) complete(doc uint32, a float32, f float64, ne int) float64 {
-	pdoc := w.p.ix.pdoc
+// postings; it returns −1 as soon as what is left cannot lift the case to
+// the bar.
+func (w *blockWindow) complete(doc uint32, a float32, ne int) float64 {
+	pdoc, vals := w.p.ix.pdoc, w.p.wt.pval
 	for i := ne - 1; i >= 0; i-- {
-		if float64(a)*f+w.cum[i] < w.theta-slack {
+		if float64(a)+w.cum[i] < w.theta-slack {
 			return -1
 		}
 		c := &w.curs[i]
@@ -496,10 +397,10 @@ func (w *blockWindow) complete(doc uint32, a float32, f float64, ne int) float64
 		}
 		c.seek(pdoc, doc)
 		if c.pos < c.end && pdoc[c.pos] == doc {
-			a += c.w * c.vals[c.pos]
+			a += c.w * vals[c.pos]
 		}
 	}
-	return float64(a) * f
+	return float64(a)
 }
 
 // pasteBlocks says whether a search takes the block-max traversal: pastes
@@ -511,21 +412,4 @@ func (w *blockWindow) complete(doc uint32, a float32, f float64, ne int) float64
 // keys) took MaxScore too, until sweep made their many essential terms
 // cheap (eval/notes/long-pastes.md). (Tests and benchmarks compare the two
 // with searchOptions.blocks.)
-func pasteBlocks(s *search) bool { return s.prof == nil || s.blocks }
-
-var expOldBound bool
-
-func (c *cursor) windowBoundOld(pdoc []uint32, bmax []float32, lo, hi uint32) float64 {
-	c.seek(pdoc, lo)
-	if c.pos >= c.end || pdoc[c.pos] >= hi {
-		return 0
-	}
-	rel := c.pos - c.base
-	b := c.bbase + uint32(rel/blockSize)
-	m := bmax[b]
-	for next := c.base + (rel/blockSize+1)*blockSize; next < c.end && pdoc[next] < hi; next += blockSize {
-		b++
-		m = max(m, bmax[b])
-	}
-	return c.wd * float64(m)
-}
+func pasteBlocks(s *search) bool { return s.prof == nil }

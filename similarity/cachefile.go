@@ -482,8 +482,6 @@ func (ix *Index) restoreWeighted(f *indexfile.File) error {
 		s.p.setUmax()
 	}
 	copy(ix.pasteViews[:], views[:NumViews])
-	ix.exp.blockMaxScaled(ix)
-	ix.blockLasts()
 	if nblocks := int(ix.bstart[nkeys]); len(ix.mw.bmax) != nblocks {
 		return corrupt("block maxima")
 	}

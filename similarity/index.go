@@ -67,7 +67,6 @@ type Index struct {
 	// blockSize postings carry their largest weight in weights.bmax (see
 	// blockmax.go).
 	bstart []uint32
-	blast  []uint32 // the last case of every block (see blockLasts)
 
 	tagRules map[string][]tagRule // first word of a tag → tags that start with it
 

@@ -3,7 +3,6 @@ package similarity
 import (
 	"cmp"
 	"math"
-	"os"
 	"slices"
 )
 
@@ -290,7 +289,7 @@ func (ix *Index) expand(res *Result, first []Hit, k, pool int, accept func(int) 
 	}
 	if !rerankOnly {
 		if minSim := ix.neighbourBar(res, out, first, k, pool); minSim <= 1 {
-			near := ix.search(&search{q: srcQ, prof: ix.exp, k: pool, minScore: minSim, accept: accept, blocks: os.Getenv("NB") != ""})
+			near := ix.search(&search{q: srcQ, prof: ix.exp, k: pool, minScore: minSim, accept: accept})
 			for _, h := range near {
 				if !seen[h.Doc] {
 					s := ix.exact(res.paste.q, h.Doc, nil)

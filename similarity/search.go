@@ -107,10 +107,6 @@ type search struct {
 	// live, when not nil, is the bar shared with the other parts of a split
 	// search (see liveBar).
 	live *liveBar
-	// blocks, for a case-to-case search, asks for the block-max traversal
-	// (see pasteBlocks); its profile must have block maxima and it takes
-	// no date prior.
-	blocks bool
 }
 
 // span is the part [lo, hi) of a term's postings in the search's range of

@@ -74,7 +74,6 @@ func (ix *Index) reweigh() {
 	if ix.exp != ix.rel {
 		ix.exp.maxScaled(ix)
 	}
-	ix.exp.blockMaxScaled(ix)
 	ix.finish()
 }
 
@@ -491,11 +490,6 @@ type profile struct {
 	// (see pass.reaches).
 	unorm []float32
 	umax  float64
-	// bmax is, per block of postings (see blockmax.go), the largest of the
-	// weights times the case's scale: the second stage's profile has them,
-	// for the block-max search of the best hit's neighbours (nil for
-	// relate's).
-	bmax []float32
 	// bounds holds each case's scale and unorm side by side: a search
 	// screens tens of thousands of cases a query at random positions, and
 	// reads both of each, so one cache line fetched instead of two
@@ -553,28 +547,6 @@ func (p *profile) maxScaled(ix *Index) {
 		}
 	})
 	p.setUmax()
-}
-
-// blockMaxScaled sets bmax: per block of every key's postings, the
-// largest weight times its case's scale.
-func (p *profile) blockMaxScaled(ix *Index) {
-	nkeys := len(ix.pstart) - 1
-	p.bmax = make([]float32, ix.bstart[nkeys])
-	par.For(nkeys, 4096, func(_, lo, hi int) {
-		for k := lo; k < hi; k++ {
-			vals := p.w.postings(uint32(k))
-			b := ix.bstart[k]
-			for j := ix.pstart[k]; j < ix.pstart[k+1]; j += blockSize {
-				e := min(ix.pstart[k+1], j+blockSize)
-				var m float32
-				for q := j; q < e; q++ {
-					m = max(m, vals[q]*p.scale[ix.pdoc[q]])
-				}
-				p.bmax[b] = m
-				b++
-			}
-		}
-	})
 }
 
 // setUmax sets umax and bounds from scale and unorm.
