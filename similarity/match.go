@@ -289,11 +289,7 @@ func (ix *Index) expand(res *Result, first []Hit, k, pool int, accept func(int) 
 	}
 	if !rerankOnly {
 		if minSim := ix.neighbourBar(res, out, first, k, pool); minSim <= 1 {
-			ns := search{q: srcQ, prof: ix.exp, k: pool, minScore: minSim, accept: accept}
-			if !expNoNearBar {
-				ns.bar = ix.neighbourStartBar(&ns)
-			}
-			near := ix.search(&ns)
+			near := ix.search(&search{q: srcQ, prof: ix.exp, k: pool, minScore: minSim, accept: accept})
 			for _, h := range near {
 				if !seen[h.Doc] {
 					s := ix.exact(res.paste.q, h.Doc, nil)
@@ -385,24 +381,4 @@ func (ix *Index) nearest(sc *scorer, doc, k int, minScore float64, q []qterm, pr
 func (ix *Index) nearSearch(doc, k int, minScore float64, q []qterm, prior *datePrior) search {
 	return search{q: ix.caseQuery(doc, ix.rel, q[:0]), prof: ix.rel, k: k, minScore: minScore,
 		dated: ix.datedFrom(prior, doc), accept: func(d int) bool { return d != doc }}
-}
-
-var expNoNearBar bool
-
-// neighbourStartBar returns a lower bound of the k-th best score of the
-// second stage's neighbour search s: the k-th best of the cases in the
-// shortest postings of the best hit's terms, its likeliest neighbours, as
-// relate's pair bars find one for a case no search has found (rareNear).
-// The search then starts from it instead of from its score floor; it
-// changes no answer.
-func (ix *Index) neighbourStartBar(s *search) float64 {
-	pb := pairBars{ix: ix}
-	b, _ := pb.bufs.Get().(*pairBarBuf)
-	if b == nil {
-		b = new(pairBarBuf)
-	}
-	b.keys, b.cands = pb.rareNear(s, -1, b.keys[:0], b.cands[:0])
-	sc := ix.getScorer()
-	defer ix.putScorer(sc)
-	return pb.kth(sc, s, b)
 }
