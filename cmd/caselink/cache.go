@@ -127,6 +127,7 @@ const (
 // documents' sum (similarity.DocsSum) the file is keyed by.
 type cached struct {
 	ix      *similarity.Index
+	lib     *caselib.Library // the library as streamed (streamIndexed), when it was
 	path    string
 	state   cacheState
 	saveErr error

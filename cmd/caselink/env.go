@@ -34,6 +34,9 @@ type env struct {
 
 	notes *strings.Builder // what loading warns of, while recorded (warnf)
 	hold  bool             // warnf only records in notes, printing nothing (stream.go)
+	// writable: a streamed library keeps what writing it back needs
+	// (caselib.StreamForWrite), for relate.
+	writable bool
 }
 
 // casesFlag is --cases, shared by every command that reads a library.

@@ -188,14 +188,15 @@ func (env *env) relate(c *cli.Context) error {
 	if err := checkRelateFlags(c); err != nil {
 		return err
 	}
-	lib, ix, err := env.buildIndex(c)
+	lib, ix, err := env.relateIndex(c)
 	if err != nil {
 		return err
 	}
+	cases := relateCases(lib, ix)
 	policy := curate.LinkPolicy{Replace: c.Bool("replace"), Symmetric: c.Bool("symmetric")}
 	var found [][]similarity.Hit
 	if c.IsSet("only") || c.Bool("new") {
-		if policy.Only, err = env.onlyCases(c, ix); err != nil {
+		if policy.Only, err = env.onlyCases(c, ix, cases); err != nil {
 			return err
 		}
 		found = make([][]similarity.Hit, ix.Len())
@@ -208,10 +209,10 @@ func (env *env) relate(c *cli.Context) error {
 		p.done()
 	}
 	if c.Bool("write") {
-		return env.planAndWrite(c, lib, ix, found, policy)
+		return env.planAndWrite(c, lib, ix, cases, found, policy)
 	}
-	plan := curate.ProposeLinks(ix, found, policy)
-	out := relateReport(ix, found, plan, true)
+	plan := curate.ProposeLinks(cases, found, policy)
+	out := relateReport(cases, found, plan, true)
 	if c.Bool("json") {
 		fmt.Fprintf(env.stderr, "dry run: %s; run with --write to write them\n", out.totals())
 		return writeJSONLinks(env.stdout, out)
@@ -225,17 +226,57 @@ func (env *env) relate(c *cli.Context) error {
 	return nil
 }
 
+// relateIndex is buildIndex for relate: a library of files is read as a
+// stream and indexed as it is read (stream.go), keeping of each case only
+// what writing its related list back needs, so that relate never holds the
+// library's text beside its index; other libraries are loaded whole.
+func (env *env) relateIndex(c *cli.Context) (*caselib.Library, *similarity.Index, error) {
+	cfg, from, err := engineConfig(c)
+	if err != nil {
+		return nil, nil, err
+	}
+	env.writable = true
+	r, notes, ok, err := env.streamIndexed(c, cfg)
+	env.writable = false
+	if err != nil {
+		return nil, nil, err
+	}
+	if !ok {
+		return env.buildIndex(c)
+	}
+	env.weightsFrom = from
+	fmt.Fprint(env.stderr, notes)
+	return r.lib, r.ix, nil
+}
+
+// relateCases returns the cases relate plans from: the library's own, when
+// they are those of the index in its order (a library loaded whole, or
+// streamed with what writing it needs), else the index's, which reads a
+// case from its file when asked.
+func relateCases(lib *caselib.Library, ix *similarity.Index) curate.Cases {
+	if lib == nil || len(lib.Cases) != ix.Len() {
+		return ix
+	}
+	for i, cs := range lib.Cases {
+		if cs.ID != ix.ID(i) {
+			return ix
+		}
+	}
+	return curate.CaseList(lib.Cases)
+}
+
 // planAndWrite plans the links of relate --write from the hits found and
 // writes them. The plan needs the cases' ids and related lists alone, so
 // the index and the cases' text are let go first: at a million cases the
 // index is most of the memory, and the plan, the writers' maps and the
 // collector's headroom on top of them then take its place instead of
 // adding to it (a run peaked at nearly three times the search's memory).
-func (env *env) planAndWrite(c *cli.Context, lib *caselib.Library, ix *similarity.Index, found [][]similarity.Hit, policy curate.LinkPolicy) error {
-	var cases curate.Cases = ix
-	if ix.HoldsCases() && slices.Equal(ix.Cases(), lib.Cases) {
-		cases, ix = curate.CaseList(lib.Cases), nil
-		lib.DropText() // both writers need only the cases' ids, lists and places
+func (env *env) planAndWrite(c *cli.Context, lib *caselib.Library, ix *similarity.Index, cases curate.Cases, found [][]similarity.Hit, policy curate.LinkPolicy) error {
+	if _, own := cases.(*similarity.Index); !own {
+		if ix.HoldsCases() {
+			lib.DropText() // both writers need only the cases' ids, lists and places
+		}
+		ix = nil
 		freeMemory()
 		// What is left is small, and planning and writing make garbage
 		// of about twice their live memory (each spliced line, each line
@@ -297,7 +338,7 @@ func checkRelateFlags(c *cli.Context) error {
 
 // onlyCases returns the cases --only names and, with --new, those without
 // related links, each once, in that order.
-func (env *env) onlyCases(c *cli.Context, ix *similarity.Index) ([]int, error) {
+func (env *env) onlyCases(c *cli.Context, ix *similarity.Index, cases curate.Cases) ([]int, error) {
 	only := []int{}
 	for _, id := range c.StringSlice("only") {
 		d, ok := ix.Lookup(id)
@@ -311,7 +352,7 @@ func (env *env) onlyCases(c *cli.Context, ix *similarity.Index) ([]int, error) {
 	if c.Bool("new") {
 		fresh := 0
 		for d := range ix.Len() {
-			if len(ix.Case(d).Related) == 0 {
+			if len(cases.Case(d).Related) == 0 {
 				fresh++
 				if !slices.Contains(only, d) {
 					only = append(only, d)

@@ -19,9 +19,10 @@ import (
 // command that only prints a few cases (match, index, bench) never holds
 // the library's text; the index it gets reads a case from its file when it
 // prints it, as one opened from the cache without the library does
-// (stampfile.go). Commands that need every case (relate, which writes the
-// files back; dupes, whose evidence reads every case) load the library
-// whole.
+// (stampfile.go). relate, which writes the files back, streams them too,
+// keeping of each case only its id, related list and place in its file
+// (caselib.StreamForWrite); dupes, whose evidence reads every case, loads
+// the library whole.
 
 // streamable reports whether the library named by paths can be read as a
 // stream and its cases read again from their files: named files and
@@ -51,7 +52,11 @@ func streamable(paths []string) bool {
 func (e *env) streamLibrary(c *cli.Context, o stampOptions, each func(*caselib.Case) error) (*caselib.Library, []*caselib.Case, error) {
 	var linked []*caselib.Case
 	p := e.newProgress("indexing", 0)
-	lib, err := caselib.Stream(o.paths, e.loadOptions(c, o.maxCase, p), func(cs *caselib.Case) error {
+	stream := caselib.Stream
+	if e.writable {
+		stream = caselib.StreamForWrite
+	}
+	lib, err := stream(o.paths, e.loadOptions(c, o.maxCase, p), func(cs *caselib.Case) error {
 		if len(cs.Related) > 0 {
 			linked = append(linked, &caselib.Case{ID: cs.ID, Related: cs.Related, Loc: cs.Loc})
 		}
@@ -116,7 +121,7 @@ func (e *env) streamIndexed(c *cli.Context, cfg similarity.Config) (r cached, no
 		r.sum = sum.Sum()
 		rd := &caseReader{st: st}
 		if ix, err := similarity.OpenCacheLazy(r.path, similarity.CacheKeyOf(r.sum, cfg, cacheSalt), cfg, rd.read); err == nil {
-			r.ix, r.state = ix, cacheUsed
+			r.ix, r.lib, r.state = ix, lib, cacheUsed
 			touchCache(r.path)
 			recordStamp(r.path, o, taken, before, lib, r.sum, rec.String())
 			return r, rec.String(), true, nil
@@ -137,7 +142,7 @@ func (e *env) streamIndexed(c *cli.Context, cfg similarity.Config) (r cached, no
 	if err != nil {
 		return r, "", false, usageError{err}
 	}
-	r.ix, r.sum = ix, sum
+	r.ix, r.lib, r.sum = ix, lib, sum
 	if r.path == "" {
 		return r, rec.String(), true, nil
 	}

@@ -597,6 +597,11 @@ func (p *loader) take(j *job) error {
 			if err := lib.stream.give(c, src); err != nil {
 				return err
 			}
+			if lib.stream.keep {
+				sk := c.skeleton()
+				lib.byID[sk.ID] = sk
+				src.pending = append(src.pending, sk)
+			}
 			continue
 		}
 		lib.byID[c.ID] = c

@@ -8,7 +8,9 @@ import (
 // stream.go loads a library without keeping its cases: each case is handed
 // to the caller as soon as it is decoded and accepted, in library order, and
 // dropped, so that indexing a large library never holds its text. What the
-// library keeps is where each case lies (Spans), to read one again later.
+// library keeps is where each case lies (Spans), to read one again later,
+// and, for a caller that writes it back (StreamForWrite), each case's id and
+// related list.
 
 // ErrRetracted is returned by Stream when a lenient load skips a whole file
 // (not UTF-8 past its start) after some of its cases were handed over: a
@@ -24,6 +26,8 @@ type streamed struct {
 	files []string // display names, numbered by Span.File
 	spans []Span
 	ok    bool // every case can be read again (see Spans)
+	// keep: the Library keeps each case's skeleton (StreamForWrite).
+	keep bool
 }
 
 // Stream reads the library of paths as Load does (the same cases in the
@@ -34,12 +38,30 @@ type streamed struct {
 // nothing. A lenient load that must leave out cases already handed over
 // returns ErrRetracted.
 func Stream(paths []string, opts LoadOptions, each func(c *Case) error) (*Library, error) {
+	return streamLibrary(paths, opts, each, false)
+}
+
+// StreamForWrite is Stream for a caller that writes the library back
+// (relate --write): the Library it returns also keeps, of each case, what
+// WriteRelated needs and no more — its id, its related list and where it
+// lies in its file — in Cases and ByID, in load order, as a Library that
+// Load returned keeps them after DropText. The text of each case is let go
+// once each returns, as with Stream.
+func StreamForWrite(paths []string, opts LoadOptions, each func(c *Case) error) (*Library, error) {
+	return streamLibrary(paths, opts, each, true)
+}
+
+func streamLibrary(paths []string, opts LoadOptions, each func(c *Case) error, keep bool) (*Library, error) {
 	if len(paths) == 0 {
 		return nil, errors.New("caselib: Stream: no paths given")
 	}
-	return loadInto(&Library{seed: maphash.MakeSeed(), stream: &streamed{
-		each: each, pos: map[string]int32{}, index: map[*fileState]uint32{}, ok: true,
-	}}, opts, func(p *loader) {
+	lib := &Library{seed: maphash.MakeSeed(), stream: &streamed{
+		each: each, pos: map[string]int32{}, index: map[*fileState]uint32{}, ok: true, keep: keep,
+	}}
+	if keep {
+		lib.byID = map[string]*Case{}
+	}
+	return loadInto(lib, opts, func(p *loader) {
 		for _, name := range paths {
 			if !p.loadPath(name) {
 				return

@@ -1,8 +1,10 @@
 package caselib
 
 import (
+	"bytes"
 	"errors"
 	"fmt"
+	"os"
 	"path/filepath"
 	"reflect"
 	"strings"
@@ -88,5 +90,71 @@ func TestStreamRetracts(t *testing.T) {
 	_, err = Stream([]string{path}, LoadOptions{}, func(*Case) error { n++; return stop })
 	if err != stop || n != 1 {
 		t.Errorf("the caller's error: %v after %d cases", err, n)
+	}
+}
+
+// StreamForWrite keeps of each case only what WriteRelated needs, in load
+// order, and the library it gives writes the same bytes as the library
+// Load gives; a file edited since it was streamed is refused.
+func TestStreamForWriteWritesAsLoad(t *testing.T) {
+	dir := t.TempDir()
+	tree := func(name string) []string {
+		paths := []string{copyTree(t, "../../seeds", filepath.Join(dir, name)), copyTree(t, "testdata/ok", filepath.Join(dir, name))}
+		os.Remove(filepath.Join(paths[0], "seeds.go"))
+		return paths
+	}
+	loadedPaths, streamedPaths := tree("a"), tree("b")
+	full, err := Load(loadedPaths, LoadOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	titled := 0
+	slim, err := StreamForWrite(streamedPaths, LoadOptions{}, func(c *Case) error {
+		if c.Title.EN != "" {
+			titled++
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if titled == 0 {
+		t.Fatal("the cases were handed over without their text")
+	}
+	if len(slim.Cases) != len(full.Cases) || slim.Len() != full.Len() {
+		t.Fatalf("streamed %d cases (Len %d), loaded %d", len(slim.Cases), slim.Len(), len(full.Cases))
+	}
+	for i, c := range slim.Cases {
+		want := full.Cases[i]
+		if c.ID != want.ID || !reflect.DeepEqual(c.Related, want.Related) || c.Loc.Line != want.Loc.Line || slim.ByID(c.ID) != c {
+			t.Fatalf("case %d: streamed %s %v line %d, loaded %s %v line %d", i, c.ID, c.Related, c.Loc.Line, want.ID, want.Related, want.Loc.Line)
+		}
+		if c.Title.EN != "" || c.Summary.EN != "" || len(c.Remediation) > 0 {
+			t.Fatalf("%s: text kept", c.ID)
+		}
+	}
+	rel := newRelated(full, 3)
+	if _, err := WriteRelated(full, rel); err != nil {
+		t.Fatal(err)
+	}
+	written, err := WriteRelated(slim, rel)
+	if err != nil || len(written) == 0 {
+		t.Fatalf("writing the streamed library: %v, %v", written, err)
+	}
+	for i, f := range full.files {
+		if a, b := mustRead(t, f.path), mustRead(t, slim.files[i].path); !bytes.Equal(a, b) {
+			t.Fatalf("%s: the streamed library wrote other bytes", f.display)
+		}
+	}
+	again, err := StreamForWrite(streamedPaths, LoadOptions{}, func(*Case) error { return nil })
+	if err != nil {
+		t.Fatal(err)
+	}
+	f := again.files[len(again.files)-1].path
+	if err := os.WriteFile(f, append(mustRead(t, f), ' '), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := WriteRelated(again, newRelated(again, 1)); err == nil || !strings.Contains(err.Error(), "changed since it was loaded") {
+		t.Fatalf("a file edited after streaming: %v", err)
 	}
 }
