@@ -598,7 +598,8 @@ func (p *loader) take(j *job) error {
 				return err
 			}
 			if lib.stream.keep {
-				sk := c.skeleton()
+				sk := new(Case)
+				*sk = c.skeleton()
 				lib.byID[sk.ID] = sk
 				src.pending = append(src.pending, sk)
 			}

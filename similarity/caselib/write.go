@@ -113,14 +113,14 @@ func WriteRelated(lib *Library, related map[string][]string) ([]string, error) {
 // used afterwards.
 func (l *Library) DropText() {
 	for _, c := range l.Cases {
-		*c = *c.skeleton()
+		*c = c.skeleton()
 	}
 }
 
-// skeleton returns a new case holding what WriteRelated needs of c: its
-// id, its related list and where it lies in its file.
-func (c *Case) skeleton() *Case {
-	return &Case{ID: c.ID, Related: c.Related, Loc: c.Loc, src: c.src, elem: c.elem, at: c.at}
+// skeleton returns what WriteRelated needs of c: its id, its related list
+// and where it lies in its file.
+func (c *Case) skeleton() Case {
+	return Case{ID: c.ID, Related: c.Related, Loc: c.Loc, src: c.src, elem: c.elem, at: c.at}
 }
 
 // fileEdit is the pending rewrite of one file.
