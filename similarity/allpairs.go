@@ -16,7 +16,7 @@ import (
 func (ix *Index) AllRelated(k int, minScore float64, progress func(done int)) [][]Hit {
 	k = ix.clampK(k)
 	pb := ix.newPairBars()
-	return ix.forEachCase(progress, func(sc *scorer, d int, q []qterm) ([]Hit, []qterm) {
+	return forEachCase(ix, progress, func(sc *scorer, d int, q []qterm) ([]Hit, []qterm) {
 		s := ix.nearSearch(d, k, minScore, q, ix.relPrior)
 		if !ix.opts.noPairBars {
 			s.bar = pb.bar(sc, &s, d)
@@ -28,10 +28,11 @@ func (ix *Index) AllRelated(k int, minScore float64, progress func(done int)) []
 }
 
 // forEachCase calls one for every case on all cores, each worker with its
-// own scorer and query buffer, and returns the hits in library order.
-func (ix *Index) forEachCase(progress func(done int), one func(sc *scorer, d int, q []qterm) ([]Hit, []qterm)) [][]Hit {
+// own scorer and query buffer, and returns what it made of each case in
+// library order.
+func forEachCase[T any](ix *Index, progress func(done int), one func(sc *scorer, d int, q []qterm) (T, []qterm)) []T {
 	n := len(ix.cases)
-	out := make([][]Hit, n)
+	out := make([]T, n)
 	const chunk = 64
 	type scratch struct {
 		sc *scorer

@@ -88,3 +88,13 @@ func (ix *Index) dayNumbers() []int32 {
 // dayNumber is caselib.DayNumber: the day of a date that starts with
 // YYYY-MM-DD, for differences between dates.
 func dayNumber(s string) (day int, ok bool) { return caselib.DayNumber(s) }
+
+// Day returns the day number of the date of the case at position i, as
+// [caselib.DayNumber] gives it, and false when it has none. It reads no
+// case: an index opened without its library answers it too.
+func (ix *Index) Day(i int) (day int, ok bool) {
+	if ix.day[i] == noDay {
+		return 0, false
+	}
+	return int(ix.day[i]), true
+}

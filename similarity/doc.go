@@ -121,9 +121,10 @@
 //     ([Index.HoldsCases] is false): [Index.Cases] panics rather than read
 //     them all, [Index.Case] panics on a case that cannot be read (read the
 //     cases to print with ReadCases first), dupes' same-event evidence
-//     reads every case, and Reindex builds afresh; saved again, it writes
+//     reads every case once (and panics with the *CaseError of one that
+//     cannot be read), and Reindex builds afresh; saved again, it writes
 //     the file it was opened from. It is for a command that prints a few
-//     hits of an unchanged library (caselink match).
+//     hits of an unchanged library (caselink match, dupes).
 //
 // A [Builder] builds an index of the last kind from cases given one at a
 // time (read by caselib.Stream), analyzing and dropping them as they come,

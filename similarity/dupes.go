@@ -10,9 +10,10 @@ type Pair struct {
 	// Similarity is the case-to-case similarity of the pair, as relate
 	// scores it.
 	Similarity float64
-	// Event is the pair's same-event evidence; Event.Score is 0 when there
-	// is none.
-	Event EventEvidence
+	// Event is the score of the pair's same-event evidence, 0 when there
+	// is none. The evidence itself is [Index.EventEvidence]: a library of
+	// many near copies has millions of pairs, and only those shown need it.
+	Event float64
 }
 
 // Duplicates returns the pairs of cases whose dupes score ([Index.DupeScore])
@@ -28,26 +29,38 @@ func (ix *Index) Duplicates(threshold float64, k int, progress func(done int)) [
 	// cases reads them all for it, and a case it cannot read panics, which
 	// a caller can recover on its own goroutine only.
 	ix.events()
-	all := ix.forEachCase(progress, func(sc *scorer, d int, q []qterm) ([]Hit, []qterm) {
-		return ix.dupesOf(sc, d, k, threshold, q)
+	// Each case's duplicates are kept as positions alone until every case
+	// has its list: at a million cases, most of them near copies, the hits
+	// themselves would hold gigabytes.
+	all := forEachCase(ix, progress, func(sc *scorer, d int, q []qterm) ([]int32, []qterm) {
+		hits, q := ix.dupesOf(sc, d, k, threshold, q)
+		if len(hits) == 0 {
+			return nil, q
+		}
+		docs := make([]int32, len(hits))
+		for i, h := range hits {
+			docs[i] = int32(h.Doc)
+		}
+		return docs, q
 	})
-	seen := make(map[[2]int]bool)
 	var pairs []Pair
-	for a, hits := range all {
-		for _, h := range hits {
-			x, y := a, h.Doc
+	for a, docs := range all {
+		for _, b32 := range docs {
+			b := int(b32)
+			// A pair found from both sides is taken from the side of the
+			// case whose id comes first.
+			if ix.ids[b] < ix.ids[a] && slices.Contains(all[b], int32(a)) {
+				continue
+			}
+			x, y := a, b
 			if ix.ids[y] < ix.ids[x] {
 				x, y = y, x
 			}
-			if seen[[2]int{x, y}] {
-				continue
-			}
-			seen[[2]int{x, y}] = true
 			// Scored again in one order, so that a pair found from both
 			// sides gets one score.
 			sim := ix.CaseSimilarity(x, y)
-			ev := ix.evidence(x, y, false)
-			if s := combine(ix.dupeText(x, y, sim), ev.Score); s >= threshold {
+			ev := ix.evidence(x, y, false).Score
+			if s := combine(ix.dupeText(x, y, sim), ev); s >= threshold {
 				pairs = append(pairs, Pair{A: x, B: y, Score: s, Similarity: sim, Event: ev})
 			}
 		}
@@ -138,7 +151,10 @@ func (ix *Index) dupesOf(sc *scorer, doc, k int, minScore float64, q []qterm) ([
 			break
 		}
 	}
-	return hits[:min(k, len(hits))], q
+	// A copy: after a search for many more than k, the hits' array is that
+	// search's, and Duplicates keeps every case's list until the pairs are
+	// scored, so its tail would stay alive with it.
+	return slices.Clone(hits[:min(k, len(hits))]), q
 }
 
 // rescoreDupes turns the text search's hits for the case at doc into dupes

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math"
 	"math/rand/v2"
+	"slices"
 	"testing"
 
 	"github.com/caselink/caselink/similarity/caselib"
@@ -147,4 +148,79 @@ func TestDupesOfIsExact(t *testing.T) {
 			}
 		}
 	}
+}
+
+// Duplicates lists the pairs that each case's own DupesOf gives, each pair
+// once, whichever side found it, as DupeScore scores it, A the case whose
+// id comes first. Each case sees only its k best, so in a library of near
+// copies many pairs are found from one side alone; the list must keep those
+// and must not list the others twice.
+func TestDuplicatesArePairsOfDupesOf(t *testing.T) {
+	t.Parallel()
+	cases := nearDuplicates(nearDuplicates(synthLibrary(300, 13), 13), 14)
+	r := rand.New(rand.NewPCG(13, 13))
+	for i, c := range cases {
+		c.ID = fmt.Sprintf("C-%03d-%d", r.IntN(1000), i) // unique, in no order of the copies
+		if i%7 != 0 {
+			c.Date = fmt.Sprintf("2021-%02d-%02d", 1+r.IntN(2), 1+r.IntN(28))
+		}
+	}
+	ix, err := BuildCases(cases, DefaultConfig())
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, k := range []int{1, 2} {
+		const threshold = 0.3
+		type key struct{ a, b int }
+		want := map[key]bool{}
+		oneSided := 0
+		for d := range ix.Len() {
+			for _, h := range ix.DupesOf(d, k, threshold) {
+				a, b := d, h.Doc
+				if ix.ID(b) < ix.ID(a) {
+					a, b = b, a
+				}
+				if want[key{a, b}] || ix.DupeScore(a, b) < threshold {
+					continue // (scored from one side, a pair may fall a hair under)
+				}
+				want[key{a, b}] = true
+				if !slices.ContainsFunc(ix.DupesOf(h.Doc, k, threshold), func(x Hit) bool { return x.Doc == d }) {
+					oneSided++
+				}
+			}
+		}
+		got := ix.Duplicates(threshold, k, nil)
+		t.Logf("k=%d: %d pairs, %d found from one side", k, len(want), oneSided)
+		if len(got) != len(want) {
+			t.Fatalf("k=%d: %d pairs, want %d", k, len(got), len(want))
+		}
+		if oneSided == 0 {
+			t.Fatalf("k=%d: no pair is found from one side only; the test does not test that", k)
+		}
+		for i, p := range got {
+			if !want[key{p.A, p.B}] {
+				t.Fatalf("k=%d: pair %s %s is no case's DupesOf (or A's id is not the first)", k, ix.ID(p.A), ix.ID(p.B))
+			}
+			if s := ix.DupeScore(p.A, p.B); p.Score != s || p.Score < threshold {
+				t.Fatalf("k=%d: pair %s %s scores %v, DupeScore %v", k, ix.ID(p.A), ix.ID(p.B), p.Score, s)
+			}
+			if p.Event != ix.EventEvidence(p.A, p.B).Score || p.Similarity != ix.CaseSimilarity(p.A, p.B) {
+				t.Fatalf("k=%d: pair %s %s: event %v similarity %v, want %v %v", k, ix.ID(p.A), ix.ID(p.B), p.Event, p.Similarity, ix.EventEvidence(p.A, p.B).Score, ix.CaseSimilarity(p.A, p.B))
+			}
+			if i > 0 && !pairBefore(ix, got[i-1], p) {
+				t.Fatalf("k=%d: pairs %d and %d out of order", k, i-1, i)
+			}
+		}
+	}
+}
+
+// pairBefore reports whether p comes before q in the order of Duplicates.
+func pairBefore(ix *Index, p, q Pair) bool {
+	if p.Score != q.Score {
+		return p.Score > q.Score
+	}
+	if ix.ID(p.A) != ix.ID(q.A) {
+		return ix.ID(p.A) < ix.ID(q.A)
+	}
+	return ix.ID(p.B) < ix.ID(q.B)
 }

@@ -108,6 +108,28 @@ func (e *CaseError) Error() string {
 // Unwrap returns why the case could not be read.
 func (e *CaseError) Unwrap() error { return e.Err }
 
+// CatchCaseError runs f and returns the [*CaseError] it panicked with, nil
+// when it returned: where an index opened by OpenCacheLazy must read a case
+// its caller could not read first ([Index.Case], dupes' same-event
+// evidence), a case that cannot be read is such a panic, on the caller's
+// goroutine. Any other panic goes on.
+func CatchCaseError(f func()) (err error) {
+	defer func() {
+		v := recover()
+		if v == nil {
+			return
+		}
+		e, ok := v.(error)
+		var ce *CaseError
+		if !ok || !errors.As(e, &ce) {
+			panic(v)
+		}
+		err = ce
+	}()
+	f()
+	return nil
+}
+
 // ReadCase returns the case at position i (0 ≤ i < Len()), in library
 // order, or why it cannot be read: only an index opened by OpenCacheLazy
 // reads its cases, and so only it can fail (a [*CaseError]). A case read

@@ -12,6 +12,7 @@ import (
 
 	"github.com/caselink/caselink/cmd/caselink/internal/api"
 	"github.com/caselink/caselink/cmd/caselink/internal/curate"
+	"github.com/caselink/caselink/similarity"
 	"github.com/caselink/caselink/similarity/caselib"
 	"github.com/caselink/caselink/similarity/caselib/pgstore"
 )
@@ -125,66 +126,97 @@ func (env *env) dupes(c *cli.Context) error {
 	if err := curate.CheckDupesQuery(q); err != nil {
 		return usagef("--%v", err)
 	}
-	_, ix, err := env.buildIndex(c)
-	if err != nil {
-		return err
-	}
 	store, where, err := decisionStore(c.String("decisions"), c.StringSlice("cases"))
 	if err != nil && (act != nil || clusterID != "") {
 		return usagef("%v (--decisions FILE)", err)
 	}
-	if act != nil {
-		for _, id := range act.ids {
-			if _, ok := ix.Lookup(id); !ok {
-				return noSuchCase("", id, ix.Len(), ix.ID)
-			}
-		}
-		a, b := act.ids[0], act.ids[1]
-		if err := store.Record(caselib.Decision{A: a, B: b, Verdict: act.verdict}); err != nil {
-			return err
-		}
-		done := map[string]string{"dismiss": "dismissed", "confirm": "confirmed", "undo": "undid the decision about"}[act.flag]
-		fmt.Fprintf(env.stdout, "%s %s %s (recorded in %s)\n", done, a, b, where)
-		return nil
-	}
 	var decisions []caselib.Decision
-	if store != nil {
+	if store != nil && act == nil {
 		if decisions, err = store.Load(); err != nil {
 			return usageError{err}
 		}
 	}
-	p := env.newProgress("dupes", ix.Len())
-	if clusterID != "" {
-		if _, ok := ix.Lookup(clusterID); !ok {
-			return noSuchCase("", clusterID, ix.Len(), ix.ID)
+	// The library of files is not held: its index is opened or built as
+	// match's is (withIndex), and the pairs read each case once, for their
+	// same-event evidence; what is printed is read again.
+	return env.withIndex(c, func(ix *similarity.Index) (func() error, error) {
+		if act != nil {
+			for _, id := range act.ids {
+				if _, ok := ix.Lookup(id); !ok {
+					return nil, noSuchCase("", id, ix.Len(), ix.ID)
+				}
+			}
+			return func() error {
+				a, b := act.ids[0], act.ids[1]
+				if err := store.Record(caselib.Decision{A: a, B: b, Verdict: act.verdict}); err != nil {
+					return err
+				}
+				done := map[string]string{"dismiss": "dismissed", "confirm": "confirmed", "undo": "undid the decision about"}[act.flag]
+				fmt.Fprintf(env.stdout, "%s %s %s (recorded in %s)\n", done, a, b, where)
+				return nil
+			}, nil
 		}
-		all := curate.ListClusters(ix, decisions, curate.DupesQuery{Threshold: q.Threshold}, p.update)
-		p.done()
-		cl, ok := curate.ClusterOf(ix, all.Clusters, clusterID)
-		if !ok {
-			return usagef("%s is in no cluster of probable duplicates at --threshold %v", clusterID, q.Threshold)
-		}
-		for _, d := range curate.ClusterDecisions(ix, cl, clusterVerdict, "") {
-			if err := store.Record(d); err != nil {
-				return err
+		if clusterID != "" {
+			if _, ok := ix.Lookup(clusterID); !ok {
+				return nil, noSuchCase("", clusterID, ix.Len(), ix.ID)
 			}
 		}
-		done := map[caselib.Verdict]string{caselib.Duplicate: "confirmed", caselib.NotDuplicate: "dismissed"}[clusterVerdict]
-		fmt.Fprintf(env.stdout, "%s %d pair(s) of the cluster of %s (%d records; recorded in %s)\n", done, len(cl.Pairs), clusterID, len(cl.Cases), where)
-		return nil
-	}
-	page := curate.ListClusters(ix, decisions, q, p.update)
-	p.done()
-	out := api.DupeClusterList{Threshold: q.Threshold, Total: page.Total, Pairs: page.Pairs, Offset: q.Offset, Clusters: []api.DupeClusterRecords{}}
-	if c.Bool("json") {
-		return writeDupesJSON(env.stdout, out, len(page.Clusters), func(i int) api.DupeClusterRecords {
-			return api.NewDupeClusterRecords(ix, page.Clusters[i], "en")
-		})
-	}
-	for _, cl := range page.Clusters {
-		out.Clusters = append(out.Clusters, api.NewDupeClusterRecords(ix, cl, "en"))
-	}
-	return env.printDupes(out)
+		p := env.newProgress("dupes", ix.Len())
+		var page curate.ClustersPage
+		lq := q
+		if clusterID != "" {
+			lq = curate.DupesQuery{Threshold: q.Threshold}
+		}
+		if err := similarity.CatchCaseError(func() { page = curate.ListClusters(ix, decisions, lq, p.update) }); err != nil {
+			return nil, err
+		}
+		p.done()
+		if clusterID != "" {
+			cl, ok := curate.ClusterOf(ix, page.Clusters, clusterID)
+			if !ok {
+				return nil, usagef("%s is in no cluster of probable duplicates at --threshold %v", clusterID, q.Threshold)
+			}
+			return func() error {
+				for _, d := range curate.ClusterDecisions(ix, cl, clusterVerdict, "") {
+					if err := store.Record(d); err != nil {
+						return err
+					}
+				}
+				done := map[caselib.Verdict]string{caselib.Duplicate: "confirmed", caselib.NotDuplicate: "dismissed"}[clusterVerdict]
+				fmt.Fprintf(env.stdout, "%s %d pair(s) of the cluster of %s (%d records; recorded in %s)\n", done, len(cl.Pairs), clusterID, len(cl.Cases), where)
+				return nil
+			}, nil
+		}
+		for _, cl := range page.Clusters {
+			if err := ix.ReadCases(cl.Cases...); err != nil {
+				return nil, err
+			}
+		}
+		out := api.DupeClusterList{Threshold: q.Threshold, Total: page.Total, Pairs: page.Pairs, Offset: q.Offset, Clusters: []api.DupeClusterRecords{}}
+		if c.Bool("json") {
+			return func() error {
+				// A case read above may have changed in its file since: it
+				// is then an error, after the clusters written before it.
+				var werr error
+				if err := similarity.CatchCaseError(func() {
+					werr = writeDupesJSON(env.stdout, out, len(page.Clusters), func(i int) api.DupeClusterRecords {
+						return api.NewDupeClusterRecords(ix, page.Clusters[i], "en")
+					})
+				}); err != nil {
+					return err
+				}
+				return werr
+			}, nil
+		}
+		if err := similarity.CatchCaseError(func() {
+			for _, cl := range page.Clusters {
+				out.Clusters = append(out.Clusters, api.NewDupeClusterRecords(ix, cl, "en"))
+			}
+		}); err != nil {
+			return nil, err
+		}
+		return func() error { return env.printDupes(out) }, nil
+	})
 }
 
 // writeDupesJSON writes head, with the n clusters that cluster(i) makes

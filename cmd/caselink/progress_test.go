@@ -97,7 +97,7 @@ func TestProgressOnTerminal(t *testing.T) {
 	if !strings.Contains(out, " cases in ") {
 		t.Errorf("relate on a terminal: progress line never finished: %q", out)
 	}
-	if out := onTerminal(t, "dupes", "--cases", lib); !strings.Contains(out, "\rloading: 600 cases in ") || !strings.Contains(out, "\rdupes: ") {
+	if out := onTerminal(t, "dupes", "--cases", lib); !strings.Contains(out, "\rindexing: 600 cases in ") || !strings.Contains(out, "\rdupes: ") {
 		t.Errorf("dupes on a terminal: no progress in %q", out)
 	}
 	if out := onTerminal(t, "relate", "--cases", lib, "--top", "1", "--quiet"); out != "" {

@@ -49,6 +49,23 @@ func editFile(t *testing.T, path string, edit func([]byte) []byte) {
 	}
 }
 
+// editAfterLazyOpen makes the next run that opens an index without its
+// library edit path (sameSize) right after the open, once, and returns
+// whether it did; the test's end undoes it.
+func editAfterLazyOpen(t *testing.T, path string) *bool {
+	t.Helper()
+	edited := new(bool)
+	afterLazyOpen = func() {
+		if !*edited {
+			*edited = true
+			time.Sleep(20 * time.Millisecond)
+			editFile(t, path, sameSize)
+		}
+	}
+	t.Cleanup(func() { afterLazyOpen = nil })
+	return edited
+}
+
 // sameSize changes every "at site 3" to "at site 7": the same size, and
 // titles the match prints.
 func sameSize(b []byte) []byte {
@@ -172,18 +189,10 @@ func TestStampFileChangedUnderMatch(t *testing.T) {
 	s := stampCheck{t: t, lib: cacheLibrary(t)}
 	fx := filepath.Join(s.lib, "fixture.jsonl")
 	before, _ := s.same("first run")
-	defer func() { afterLazyOpen = nil }()
-	edited := false
-	afterLazyOpen = func() {
-		if !edited {
-			edited = true
-			time.Sleep(20 * time.Millisecond)
-			editFile(t, fx, sameSize)
-		}
-	}
+	edited := editAfterLazyOpen(t, fx)
 	opens := lazyOpens.Load()
 	got, _ := s.same("changed under the match")
-	if !edited || lazyOpens.Load() == opens {
+	if !*edited || lazyOpens.Load() == opens {
 		t.Fatal("the match did not open the index lazily")
 	}
 	if got == before {
@@ -268,4 +277,44 @@ func TestCaseReaderFindsMovedCases(t *testing.T) {
 	check("rewritten in place", map[int]string{0: "disk full", 2: "pool exhausted"})
 	editFile(t, lib, func([]byte) []byte { return []byte(line("A-1", "disk full!")) })
 	check("edited", map[int]string{})
+}
+
+// dupes does not hold the library either: once the library is stamped it
+// opens the index without reading it, reads each case for the pairs'
+// evidence and the records it prints, and lists what a fresh index lists;
+// a file changed under it is read again, and the list is the changed
+// library's.
+func TestDupesFromAStampedIndex(t *testing.T) {
+	t.Setenv("XDG_CACHE_HOME", t.TempDir())
+	defer setRacyWindow(0)()
+	lib := cacheLibrary(t)
+	fx := filepath.Join(lib, "fixture.jsonl")
+	args := func(extra ...string) []string {
+		return append(append([]string{"dupes"}, extra...), "--cases", lib, "--json", "--threshold", "0.3")
+	}
+	fresh := runAny(t, args("--no-cache")...)
+	if !strings.HasPrefix(fresh, "exit 0") || !strings.Contains(fresh, "at site 3") {
+		t.Fatalf("the fixture lists no pair with the words the test edits:\n%s", fresh)
+	}
+	if got := runAny(t, args()...); got != fresh {
+		t.Fatalf("first cached run differs from a fresh index:\n%s\nwant:\n%s", got, fresh)
+	}
+	opens := lazyOpens.Load()
+	if got := runAny(t, args()...); got != fresh {
+		t.Fatalf("stamped run differs from a fresh index:\n%s\nwant:\n%s", got, fresh)
+	}
+	if lazyOpens.Load() == opens {
+		t.Fatal("the second cached run read the library")
+	}
+	edited := editAfterLazyOpen(t, fx)
+	got := runAny(t, args()...)
+	if !*edited {
+		t.Fatal("dupes did not open the index without the library")
+	}
+	if want := runAny(t, args("--no-cache")...); got != want {
+		t.Errorf("changed under dupes:\n%s\nwant:\n%s", got, want)
+	}
+	if got == fresh {
+		t.Error("the edit does not show in the list (a test that cannot fail)")
+	}
 }

@@ -325,7 +325,7 @@ func NewDupePair(ix *similarity.Index, p curate.DupePair, n int, lg string) Dupe
 	return DupePair{
 		A: NewDupeCase(ix.Case(p.A), lg), B: NewDupeCase(ix.Case(p.B), lg),
 		Score: similarity.RoundScore(p.Score), Band: curate.DupesBands.Band(p.Score), Similarity: similarity.RoundScore(p.Similarity),
-		Event: similarity.RoundScore(p.Event.Score), Verdict: string(p.Verdict),
+		Event: similarity.RoundScore(p.Event), Verdict: string(p.Verdict),
 		Evidence: nonNil(ev), Shared: nonNil(shared), Cluster: n,
 	}
 }

@@ -86,7 +86,7 @@ func (g *grouping) place(c int) int {
 		return id
 	}
 	g.group[c], g.members[g.next] = g.next, []int{c}
-	if d, ok := caselib.DayNumber(g.ix.Case(c).Date); ok {
+	if d, ok := g.ix.Day(c); ok {
 		g.span[g.next] = [2]int{d, d}
 	}
 	g.next++

@@ -237,18 +237,8 @@ func (s *Server) middleware(h http.Handler) http.Handler {
 // (similarity.Index.Case). Any other panic goes on, as before.
 func unread(h http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		defer func() {
-			v := recover()
-			if v == nil {
-				return
-			}
-			err, ok := v.(error)
-			var ce *similarity.CaseError
-			if !ok || !errors.As(err, &ce) {
-				panic(v)
-			}
-			writeError(w, http.StatusInternalServerError, "%v", ce)
-		}()
-		h.ServeHTTP(w, r)
+		if err := similarity.CatchCaseError(func() { h.ServeHTTP(w, r) }); err != nil {
+			writeError(w, http.StatusInternalServerError, "%v", err)
+		}
 	})
 }
