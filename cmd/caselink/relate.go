@@ -505,15 +505,29 @@ func (env *env) printLinks(ix *similarity.Index, out relateOutput) error {
 	w := bufio.NewWriter(env.stdout)
 	col := color(env.stdout)
 	width := width(env.stdout)
-	// score of a link either way, from whichever side found it
-	score := map[[2]string]float64{}
-	for _, rc := range out.Cases {
-		for _, s := range rc.Neighbours {
-			score[[2]string{rc.ID, s.ID}] = s.Score
-			if _, ok := score[[2]string{s.ID, rc.ID}]; !ok {
-				score[[2]string{s.ID, rc.ID}] = s.Score
+	// score of a link either way, from whichever side found it: from's
+	// own neighbour score, else id's of from. Looked up in the two cases'
+	// lists rather than kept in a map of every pair both ways, which at a
+	// million cases held gigabytes.
+	pos := make(map[string]int, len(out.Cases))
+	for i, rc := range out.Cases {
+		pos[rc.ID] = i
+	}
+	found := func(of, id string) (float64, bool) {
+		if i, ok := pos[of]; ok {
+			for _, s := range out.Cases[i].Neighbours {
+				if s.ID == id {
+					return s.Score, true
+				}
 			}
 		}
+		return 0, false
+	}
+	score := func(from, id string) (float64, bool) {
+		if v, ok := found(from, id); ok {
+			return v, true
+		}
+		return found(id, from)
 	}
 	line := func(mark, from, id string) {
 		title := "(no such case: caselink check lists such links)"
@@ -521,7 +535,7 @@ func (env *env) printLinks(ix *similarity.Index, out relateOutput) error {
 			title = ix.Case(o).Title.EN
 		}
 		s := "    "
-		if v, ok := score[[2]string{from, id}]; ok {
+		if v, ok := score(from, id); ok {
 			s = fmt.Sprintf("%.2f  %-8s", v, curate.CaseBands.Band(v))
 		}
 		head := fmt.Sprintf("  %s %s  %s", mark, id, s)
