@@ -1,6 +1,10 @@
 package similarity
 
-import "slices"
+import (
+	"slices"
+
+	"github.com/caselink/caselink/similarity/par"
+)
 
 // Pair is two cases that may describe the same incident.
 type Pair struct {
@@ -43,27 +47,42 @@ func (ix *Index) Duplicates(threshold float64, k int, progress func(done int)) [
 		}
 		return docs, q
 	})
-	var pairs []Pair
-	for a, docs := range all {
-		for _, b32 := range docs {
-			b := int(b32)
-			// A pair found from both sides is taken from the side of the
-			// case whose id comes first.
-			if ix.ids[b] < ix.ids[a] && slices.Contains(all[b], int32(a)) {
-				continue
-			}
-			x, y := a, b
-			if ix.ids[y] < ix.ids[x] {
-				x, y = y, x
-			}
-			// Scored again in one order, so that a pair found from both
-			// sides gets one score.
-			sim := ix.CaseSimilarity(x, y)
-			ev := ix.evidence(x, y, false).Score
-			if s := combine(ix.dupeText(x, y, sim), ev); s >= threshold {
-				pairs = append(pairs, Pair{A: x, B: y, Score: s, Similarity: sim, Event: ev})
+	// Each pair is scored again in one order, so that a pair found from
+	// both sides gets one score; on all cores, in chunks of cases whose
+	// pairs are joined in order (the sort below fixes the order anyway).
+	const chunk = 256
+	parts := make([][]Pair, (len(all)+chunk-1)/chunk)
+	par.For(len(all), chunk, func(_, lo, hi int) {
+		var out []Pair
+		for a := lo; a < hi; a++ {
+			for _, b32 := range all[a] {
+				b := int(b32)
+				// A pair found from both sides is taken from the side of
+				// the case whose id comes first.
+				if ix.ids[b] < ix.ids[a] && slices.Contains(all[b], int32(a)) {
+					continue
+				}
+				x, y := a, b
+				if ix.ids[y] < ix.ids[x] {
+					x, y = y, x
+				}
+				sim := ix.CaseSimilarity(x, y)
+				ev := ix.evidence(x, y, false).Score
+				if s := combine(ix.dupeText(x, y, sim), ev); s >= threshold {
+					out = append(out, Pair{A: x, B: y, Score: s, Similarity: sim, Event: ev})
+				}
 			}
 		}
+		parts[lo/chunk] = out
+	})
+	n := 0
+	for _, p := range parts {
+		n += len(p)
+	}
+	pairs := make([]Pair, 0, n)
+	for i, p := range parts {
+		pairs = append(pairs, p...)
+		parts[i] = nil
 	}
 	sortPairs(ix, pairs)
 	return pairs
