@@ -171,8 +171,8 @@ func (ix *Index) dupesOf(sc *scorer, doc, k int, minScore float64, q []qterm) ([
 		}
 	}
 	// A copy: after a search for many more than k, the hits' array is that
-	// search's, and Duplicates keeps every case's list until the pairs are
-	// scored, so its tail would stay alive with it.
+	// search's, and a caller that keeps the list (DupesOf's, or one of
+	// every case) would keep its whole tail alive with it.
 	return slices.Clone(hits[:min(k, len(hits))]), q
 }
 
