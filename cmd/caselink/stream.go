@@ -21,8 +21,8 @@ import (
 // prints it, as one opened from the cache without the library does
 // (stampfile.go). relate, which writes the files back, streams them too,
 // keeping of each case only its id, related list and place in its file
-// (caselib.StreamForWrite); dupes, whose evidence reads every case, loads
-// the library whole.
+// (caselib.StreamForWrite); dupes takes its index as match does (withIndex),
+// its same-event evidence reading each case once more from its file.
 
 // streamable reports whether the library named by paths can be read as a
 // stream and its cases read again from their files: named files and

@@ -49,7 +49,7 @@ const clusterJoin = 0.5
 // probable first (by their best pair), ties by their best record's id.
 func Clusters(ix *similarity.Index, pairs []DupePair) []DupeCluster {
 	byScore := func(x, y DupePair) int { return cmp.Compare(y.Score, x.Score) }
-	order := pairs // a listing comes sorted: at a million cases a copy is a gigabyte
+	order := pairs // a listing comes sorted: at a million cases a copy is hundreds of MB
 	if !slices.IsSortedFunc(pairs, byScore) {
 		order = slices.Clone(pairs)
 		slices.SortStableFunc(order, byScore)
