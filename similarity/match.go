@@ -191,7 +191,7 @@ func (ix *Index) Match(q Query) *Result {
 	}
 	hits := first
 	if expand && len(first) > 0 {
-		hits = ix.expand(res, first, k, pool, accept, q.Candidates != nil)
+		hits = ix.expand(res, first, &q, k, pool, accept)
 	}
 	if q.Candidates != nil {
 		// A re-rank returns every candidate it was given: the list is itself
@@ -244,7 +244,7 @@ func (ix *Index) rerank(q []qterm, candidates []string, accept func(int) bool) [
 // the best hit's nearest neighbours, by a blend of their paste score and
 // their similarity to the best hit's full case vector (tags included), with
 // a weight that depends on how sure the first pass is (expandWeight).
-func (ix *Index) expand(res *Result, first []Hit, k, pool int, accept func(int) bool, rerankOnly bool) []Hit {
+func (ix *Index) expand(res *Result, first []Hit, q *Query, k, pool int, accept func(int) bool) []Hit {
 	e := ix.cfg.Expand
 	best := first[0]
 	if e <= 0 || best.Score <= 0 {
@@ -287,21 +287,41 @@ func (ix *Index) expand(res *Result, first []Hit, k, pool int, accept func(int) 
 		out[i] = h
 		seen[h.Doc] = true
 	}
-	if !rerankOnly {
-		if minSim := ix.neighbourBar(res, out, first, k, pool); minSim <= 1 {
+	if q.Candidates == nil {
+		// A neighbour joins the list only if its final score reaches the
+		// k-th of the first-pass hits': one below could still be shown,
+		// lifted into the top by the org cap (orgcap.go), and whether it is
+		// must not depend on how far down the search below looked.
+		fk := kthScore(out, k)
+		if minSim := ix.neighbourBar(res, fk, first, pool); minSim <= 1 {
 			near := ix.search(&search{q: srcQ, prof: ix.exp, k: pool, minScore: minSim, accept: accept})
 			for _, h := range near {
 				if !seen[h.Doc] {
 					s := ix.exact(res.paste.q, h.Doc, nil)
 					x := Hit{Doc: h.Doc, ID: h.ID, Score: s, First: s, Stage: "expand"}
 					final(&x, ix.exact(srcQ, h.Doc, ix.exp))
-					out = append(out, x)
+					if x.Score >= fk {
+						out = append(out, x)
+					}
 				}
 			}
 		}
 	}
 	sortHits(out)
 	return out
+}
+
+// kthScore returns the k-th best score of hits (0 when there are fewer).
+func kthScore(hits []Hit, k int) float64 {
+	if len(hits) < k {
+		return 0
+	}
+	s := make([]float64, len(hits))
+	for i, h := range hits {
+		s[i] = h.Score
+	}
+	slices.Sort(s)
+	return s[len(s)-k]
 }
 
 // expandWeight returns the weight e of the second stage for a first pass
@@ -328,21 +348,15 @@ func (c Config) expandWeight(first []Hit, sims []float64) float64 {
 }
 
 // neighbourBar returns the least similarity to the best hit that a case
-// outside the first pass needs to reach the top k after the second stage,
-// given the final scores of the first-pass hits in scored: its own
-// first-pass score is at most the pool's last, and its similarity to the
-// best hit at most 1. Searching for neighbours above it returns the same
-// top k as searching for all of them, with far less pruning work.
-func (ix *Index) neighbourBar(res *Result, scored, first []Hit, k, pool int) float64 {
-	if ix.opts.noNeighbourBar || len(scored) < k {
+// outside the first pass needs to reach the final score fk of the k-th
+// best first-pass hit: its own first-pass score is at most the pool's last,
+// and its similarity to the best hit at most 1. Searching for neighbours
+// above it finds every neighbour that can join the list, with far less
+// pruning work than searching for all of them.
+func (ix *Index) neighbourBar(res *Result, fk float64, first []Hit, pool int) float64 {
+	if ix.opts.noNeighbourBar || fk <= 0 {
 		return 0
 	}
-	finals := make([]float64, len(scored))
-	for i, h := range scored {
-		finals[i] = h.Score
-	}
-	slices.Sort(finals)
-	fk := finals[len(finals)-k]
 	var outside float64 // first-pass score bound of the cases not in first
 	if len(first) >= pool {
 		outside = first[len(first)-1].Score
