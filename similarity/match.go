@@ -191,7 +191,7 @@ func (ix *Index) Match(q Query) *Result {
 	}
 	hits := first
 	if expand && len(first) > 0 {
-		hits = ix.expand(res, first, &q, k, pool, accept)
+		hits = ix.expand(res, first, k, pool, accept, q.Candidates != nil)
 	}
 	if q.Candidates != nil {
 		// A re-rank returns every candidate it was given: the list is itself
@@ -244,7 +244,7 @@ func (ix *Index) rerank(q []qterm, candidates []string, accept func(int) bool) [
 // the best hit's nearest neighbours, by a blend of their paste score and
 // their similarity to the best hit's full case vector (tags included), with
 // a weight that depends on how sure the first pass is (expandWeight).
-func (ix *Index) expand(res *Result, first []Hit, q *Query, k, pool int, accept func(int) bool) []Hit {
+func (ix *Index) expand(res *Result, first []Hit, k, pool int, accept func(int) bool, rerankOnly bool) []Hit {
 	e := ix.cfg.Expand
 	best := first[0]
 	if e <= 0 || best.Score <= 0 {
@@ -287,7 +287,7 @@ func (ix *Index) expand(res *Result, first []Hit, q *Query, k, pool int, accept 
 		out[i] = h
 		seen[h.Doc] = true
 	}
-	if q.Candidates == nil {
+	if !rerankOnly {
 		// A neighbour joins the list only if its final score reaches the
 		// k-th of the first-pass hits': one below could still be shown,
 		// lifted into the top by the org cap (orgcap.go), and whether it is
