@@ -1,6 +1,7 @@
 package similarity
 
 import (
+	"math"
 	"math/bits"
 	"slices"
 )
@@ -348,6 +349,12 @@ type normBound struct {
 // within the smaller of sum (the terms' bounds summed) and the norm bound,
 // for a case of norm norm whose sum over the other terms is a.
 func (b normBound) reaches(need, sum, a float64, norm float32) bool {
+	return b.reachesPart(need, sum, a, norm, math.MaxFloat64)
+}
+
+// reachesPart is reaches for a case whose part over the terms is known
+// besides to be at most √part2 long (a level norm, levels.go).
+func (b normBound) reachesPart(need, sum, a float64, norm float32, part2 float64) bool {
 	if need <= 0 {
 		return true
 	}
@@ -358,7 +365,7 @@ func (b normBound) reaches(need, sum, a float64, norm float32) bool {
 	if r := a - slack; r > 0 {
 		x -= r * r * b.inv
 	}
-	return need*need <= b.n2*x
+	return need*need <= b.n2*min(x, part2)
 }
 
 // accumulate adds the postings of the essential terms curs[ne:] in the

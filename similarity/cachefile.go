@@ -262,6 +262,7 @@ func (ix *Index) putWeighted(w *indexfile.Writer) {
 		indexfile.Put(w, s.scale, s.p.scale)
 		indexfile.Put(w, s.pmax, s.p.pmax)
 		indexfile.Put(w, s.unorm, s.p.unorm)
+		indexfile.Put(w, s.levels, s.p.levels())
 	}
 }
 
@@ -284,16 +285,16 @@ func weightSections(ix *Index) []weightSet {
 // profileSet names the sections of one profile; norms, when not 0, is the
 // section of the norms of a weight set of its own.
 type profileSet struct {
-	p                         *profile
-	norms, scale, pmax, unorm indexfile.ID
+	p                                 *profile
+	norms, scale, pmax, unorm, levels indexfile.ID
 }
 
 // profileSections returns the profiles the file keeps: rel, and exp when
 // it is not rel.
 func profileSections(ix *Index) []profileSet {
-	out := []profileSet{{ix.rel, 0, indexfile.RelScale, indexfile.RelScaledMax, indexfile.RelProfileNorms}}
+	out := []profileSet{{ix.rel, 0, indexfile.RelScale, indexfile.RelScaledMax, indexfile.RelProfileNorms, indexfile.RelLevels}}
 	if ix.exp != ix.rel {
-		out = append(out, profileSet{ix.exp, indexfile.ExpNorms, indexfile.ExpScale, indexfile.ExpScaledMax, indexfile.ExpProfileNorms})
+		out = append(out, profileSet{ix.exp, indexfile.ExpNorms, indexfile.ExpScale, indexfile.ExpScaledMax, indexfile.ExpProfileNorms, indexfile.ExpLevels})
 	}
 	return out
 }
@@ -479,7 +480,7 @@ func (ix *Index) restoreWeighted(f *indexfile.File) error {
 		s.p.pmax = indexfile.Get[float32](f, s.pmax)
 		s.p.unorm = indexfile.Get[float32](f, s.unorm)
 		copy(s.p.views[:], views[(i+1)*NumViews:(i+2)*NumViews])
-		s.p.setUmax()
+		s.p.setUmax(indexfile.Get[uint8](f, s.levels))
 	}
 	copy(ix.pasteViews[:], views[:NumViews])
 	if nblocks := int(ix.bstart[nkeys]); len(ix.mw.bmax) != nblocks {

@@ -30,6 +30,9 @@ type searchOptions struct {
 	// noExactBar turns off the bars a case-to-case search takes from the
 	// exact scores of its most promising cases (touchedBar, candsBar).
 	noExactBar bool
+	// noLevels turns off the level norms' bound (levels.go) in
+	// case-to-case searches.
+	noLevels bool
 	// raiseTouched is how many cases a term-at-a-time search touches
 	// before it raises its bar for that alone (0: defaultRaiseTouched;
 	// see pass.accumulate).

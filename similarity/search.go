@@ -36,8 +36,9 @@ type scorer struct {
 	wacc  []float32
 	wbits []uint64
 	// The part of each term's postings in the search's range, by the
-	// pass's order.
+	// pass's order, and the fewest postings of a term from each on.
 	spans []span
+	tmin  []int
 	// probeBar's cases and their scores.
 	probes      []uint32
 	probeScores []float64
@@ -197,11 +198,18 @@ type pass struct {
 	cauchy bool
 	// The norm bound of the terms after the cut, against those before it;
 	// set by setCut.
-	nb    normBound
-	left  int      // postings in the search's range not yet read
-	cut   int      // order[:cut] are accumulated for every case; order[cut:] is the tail
-	theta float64  // the bar a case must clear: minScore, raised as the k-th best rises
-	live  *liveBar // the bar of the other parts of a split search (nil: none)
+	nb normBound
+	// bounds are the profile's case bounds (nil for a paste), tmin[i] the
+	// fewest postings of a key of order[i:], and lvl the level of the
+	// keys after the cut (tailLevel; −1: none), whose norms (levels.go)
+	// bound what they can add.
+	bounds []caseBound
+	tmin   []int
+	lvl    int
+	left   int      // postings in the search's range not yet read
+	cut    int      // order[:cut] are accumulated for every case; order[cut:] is the tail
+	theta  float64  // the bar a case must clear: minScore, raised as the k-th best rises
+	live   *liveBar // the bar of the other parts of a split search (nil: none)
 
 	touched []uint32 // cases with a partial sum in sc.acc
 	tail    []qterm  // order[cut:] sorted by key, their weights spread in sc.dense
@@ -245,6 +253,17 @@ func (p *pass) orderTerms(s *search) {
 		p.left += hi - lo
 	}
 	p.order, p.spans, p.rem, p.cut, p.theta = order, spans, rem, len(order), max(s.minScore, s.bar)
+	p.lvl = -1
+	if s.prof != nil && !ix.opts.noLevels {
+		p.bounds = s.prof.bounds
+		tmin := slices.Grow(p.sc.tmin[:0], len(order)+1)[:len(order)+1]
+		tmin[len(order)] = math.MaxInt
+		for i := len(order) - 1; i >= 0; i-- {
+			k := order[i].key
+			tmin[i] = min(tmin[i+1], ix.pstart[k+1]-ix.pstart[k])
+		}
+		p.tmin = tmin
+	}
 	p.normSums(s)
 }
 
@@ -284,6 +303,10 @@ func (p *pass) normSums(s *search) {
 // setCut moves the cut to i.
 func (p *pass) setCut(i int) {
 	p.cut = i
+	p.lvl = -1
+	if p.tmin != nil && i < len(p.order) {
+		p.lvl = tailLevel(p.tmin[i], len(p.bounds))
+	}
 	if !p.cauchy || i == len(p.order) {
 		return
 	}
@@ -397,9 +420,9 @@ func (p *pass) screen(s *search) {
 		case bounds != nil:
 			return bounds[d]
 		case all:
-			return caseBound{1, 0}
+			return caseBound{scale: 1}
 		}
-		return caseBound{1, p.unorm[d]}
+		return caseBound{scale: 1, unorm: p.unorm[d]}
 	}
 	for _, d := range p.sift(bounds, all) {
 		doc := int(d)
@@ -421,7 +444,7 @@ func (p *pass) screen(s *search) {
 			}
 			continue
 		}
-		if p.reachesNorm(a, dfac, b.unorm) {
+		if p.reachesBound(a, dfac, b) {
 			c.lb = lb
 			cands = append(cands, c)
 		}
@@ -460,9 +483,9 @@ func (p *pass) sift(bounds []caseBound, all bool) []uint32 {
 			m += b2i(a < 0) | b2i(bar-a <= rem)
 		}
 	default:
-		rem, n2, inv := p.rem[p.cut], p.nb.n2, p.nb.inv
+		rem, n2, inv, lvl := p.rem[p.cut], p.nb.n2, p.nb.inv, p.lvl
 		for _, d := range p.touched {
-			b := caseBound{1, 0}
+			b := caseBound{scale: 1}
 			if bounds != nil {
 				b = bounds[d]
 			} else {
@@ -472,6 +495,10 @@ func (p *pass) sift(bounds []caseBound, all bool) []uint32 {
 			need := bar - a
 			r := max(a-slack, 0)
 			x := float64(b.unorm)*float64(b.unorm) - r*r*inv
+			if lvl >= 0 {
+				l := b.level(lvl)
+				x = min(x, l*l)
+			}
 			kept[m] = d
 			m += b2i(a < 0) | b2i(need <= 0) | b2i(need <= rem)&b2i(need*need <= n2*x)
 		}
@@ -488,11 +515,14 @@ func (p *pass) sift(bounds []caseBound, all bool) []uint32 {
 // so it is at least that long (Cauchy–Schwarz again). Squares are compared,
 // so that no square root is taken.
 func (p *pass) reaches(d uint32, a, dfac float64) bool {
-	return p.reachesNorm(a, dfac, p.unorm[d])
+	if p.bounds != nil {
+		return p.reachesBound(a, dfac, p.bounds[d])
+	}
+	return p.reachesBound(a, dfac, caseBound{scale: 1, unorm: p.unorm[d]})
 }
 
-// reachesNorm is reaches for a case of norm norm (its unorm).
-func (p *pass) reachesNorm(a, dfac float64, norm float32) bool {
+// reachesBound is reaches for a case of bounds b.
+func (p *pass) reachesBound(a, dfac float64, b caseBound) bool {
 	need := p.theta - slack
 	if dfac != 1 {
 		need /= dfac
@@ -501,7 +531,11 @@ func (p *pass) reachesNorm(a, dfac float64, norm float32) bool {
 	if !p.cauchy {
 		return need <= p.rem[p.cut]
 	}
-	return p.nb.reaches(need, p.rem[p.cut], a, norm)
+	if p.lvl >= 0 {
+		l := b.level(p.lvl)
+		return p.nb.reachesPart(need, p.rem[p.cut], a, b.unorm, l*l)
+	}
+	return p.nb.reaches(need, p.rem[p.cut], a, b.unorm)
 }
 
 // fillTail sorts the terms after the cut by key and spreads their weights
@@ -674,7 +708,7 @@ func (p *pass) release() {
 	}
 	sc.cands = p.cands[:0]
 	sc.touched, sc.order, sc.rem, sc.usum, sc.tail = p.touched[:0], p.order, p.rem, p.usum, p.tail[:0]
-	sc.spans = p.spans
+	sc.spans, sc.tmin = p.spans, p.tmin
 }
 
 // rescore recomputes the kept hits' scores canonically (see [Index.exact]),

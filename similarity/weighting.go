@@ -490,15 +490,19 @@ type profile struct {
 	// (see pass.reaches).
 	unorm []float32
 	umax  float64
-	// bounds holds each case's scale and unorm side by side: a search
-	// screens tens of thousands of cases a query at random positions, and
-	// reads both of each, so one cache line fetched instead of two
-	// (eval/notes/relate-million.md).
+	// bounds holds each case's scale, unorm and level norms side by side:
+	// a search screens tens of thousands of cases a query at random
+	// positions, and reads all of each, so one cache line fetched instead
+	// of several (eval/notes/relate-million.md).
 	bounds []caseBound
 }
 
-// caseBound is a case's scale and norm under a profile (profile.bounds).
-type caseBound struct{ scale, unorm float32 }
+// caseBound is a case's scale and norm under a profile (profile.bounds),
+// and its level norms (levels.go).
+type caseBound struct {
+	scale, unorm float32
+	lev          [numLevels]uint8
+}
 
 // newProfile computes the case scales for view weights w: ‖case‖² is the sum
 // of the weights of the text views the case has, plus the tag view's weight
@@ -546,17 +550,30 @@ func (p *profile) maxScaled(ix *Index) {
 			p.unorm[d] = float32(math.Sqrt(n2) * float64(p.scale[d]) * (1 + 1e-6))
 		}
 	})
-	p.setUmax()
+	p.setUmax(p.levelNorms(ix))
 }
 
-// setUmax sets umax and bounds from scale and unorm.
-func (p *profile) setUmax() {
+// setUmax sets umax and bounds from scale, unorm and the level norms
+// (numLevels bytes a case, as levelNorms returns them).
+func (p *profile) setUmax(levels []uint8) {
 	p.umax = 0
 	p.bounds = make([]caseBound, len(p.unorm))
 	for d, u := range p.unorm {
 		p.umax = max(p.umax, float64(u))
-		p.bounds[d] = caseBound{p.scale[d], u}
+		b := caseBound{scale: p.scale[d], unorm: u}
+		copy(b.lev[:], levels[d*numLevels:])
+		p.bounds[d] = b
 	}
+}
+
+// levels returns the level norms of bounds, numLevels bytes a case, for
+// the cache file.
+func (p *profile) levels() []uint8 {
+	out := make([]uint8, len(p.bounds)*numLevels)
+	for d, b := range p.bounds {
+		copy(out[d*numLevels:], b.lev[:])
+	}
+	return out
 }
 
 // idf is the smoothed inverse document frequency ln((1+n)/(1+df)) + 1.

@@ -12,8 +12,8 @@ import "fmt"
 // the order of the code's calls; 8 gives every section an id, an element type
 // and a count in the file's table, and drops the float64 flag of "view
 // weights" (the second stage's own weights are told by their sections'
-// presence).
-const Format = 8
+// presence); 9 adds the level norms of each profile (sections 47 and 48).
+const Format = 9
 
 // Elem is the type of a section's elements, stored little-endian.
 type Elem uint8
@@ -167,6 +167,8 @@ const (
 	DomainEnds
 	DomainStarts
 	Days
+	RelLevels
+	ExpLevels
 )
 
 // Views is the number of views a case is read through (similarity.NumViews),
@@ -175,6 +177,10 @@ const (
 	Views     = 4
 	TextViews = 3
 )
+
+// Levels is the number of level norms a case keeps per profile
+// (similarity's numLevels).
+const Levels = 8
 
 func n(d Dim, mul, add int) Count { return Count{Dim: d, Mul: mul, Add: add} }
 
@@ -227,10 +233,12 @@ var IndexSections = []Section{
 	{RelScale, "relate scales", Float32, cases, "weights", ""},
 	{RelScaledMax, "relate scaled maxima", Float32, keys, "weights", ""},
 	{RelProfileNorms, "relate profile norms", Float32, cases, "weights", ""},
+	{RelLevels, "relate level norms", Byte, n(Cases, Levels, 0), "weights", ""},
 	{ExpNorms, "expand norms", Float32, cases, "weights", "expand"},
 	{ExpScale, "expand scales", Float32, cases, "weights", "expand"},
 	{ExpScaledMax, "expand scaled maxima", Float32, keys, "weights", "expand"},
 	{ExpProfileNorms, "expand profile norms", Float32, cases, "weights", "expand"},
+	{ExpLevels, "expand level norms", Byte, n(Cases, Levels, 0), "weights", "expand"},
 
 	{IDBlob, "ids", Byte, any_, "cases", ""},
 	{IDEnds, "id ends", Uint32, cases, "cases", ""},
