@@ -213,6 +213,17 @@ func (env *env) relate(c *cli.Context) error {
 	}
 	plan := curate.ProposeLinks(cases, found, policy)
 	out := relateReport(cases, found, plan, true)
+	// The report holds what is printed: the hits and the plan are let go,
+	// and the collector kept near the live heap while the lines are made,
+	// as planAndWrite does (a dry run at a million cases peaked at more than
+	// twice a write's memory).
+	hint := out.Add == 0
+	plan = curate.Plan{}
+	if !hint {
+		found = nil
+	}
+	freeMemory()
+	defer collectSooner()()
 	if c.Bool("json") {
 		fmt.Fprintf(env.stderr, "dry run: %s; run with --write to write them\n", out.totals())
 		return writeJSONLinks(env.stdout, out)
@@ -220,7 +231,7 @@ func (env *env) relate(c *cli.Context) error {
 	if err := env.printLinks(ix, out); err != nil {
 		return err
 	}
-	if out.Add == 0 {
+	if hint {
 		env.noLinkHint(ix, found, policy, minScore)
 	}
 	return nil
@@ -282,12 +293,8 @@ func (env *env) planAndWrite(c *cli.Context, lib *caselib.Library, ix *similarit
 		// of about twice their live memory (each spliced line, each line
 		// of the record): collecting at half the live memory rather than
 		// at all of it keeps the heap near what it holds, for a few more
-		// collections of that small heap. A lower GOGC, or off, is kept.
-		if old := debug.SetGCPercent(writeGCPercent); old < writeGCPercent {
-			debug.SetGCPercent(old)
-		} else {
-			defer debug.SetGCPercent(old)
-		}
+		// collections of that small heap.
+		defer collectSooner()()
 	}
 	plan := curate.ProposeLinks(cases, found, policy)
 	// The neighbours are shown only with --json: without it, the report
@@ -300,8 +307,18 @@ func (env *env) planAndWrite(c *cli.Context, lib *caselib.Library, ix *similarit
 }
 
 // writeGCPercent is the collector's target (GOGC) while relate --write
-// plans and writes, once the index is let go.
+// plans and writes, once the index is let go, and while a dry run prints.
 const writeGCPercent = 50
+
+// collectSooner sets the collector's target to writeGCPercent, unless it
+// is lower already (or off), and returns what restores it.
+func collectSooner() (restore func()) {
+	old := debug.SetGCPercent(writeGCPercent)
+	if old < writeGCPercent {
+		debug.SetGCPercent(old)
+	}
+	return func() { debug.SetGCPercent(old) }
+}
 
 // freeMemory collects what the process no longer uses and returns it to
 // the system. Two collections: memory that a sync.Pool held (the index's
