@@ -143,7 +143,7 @@
 // search starts from a bar from the pairs already found (pairbars.go). The
 // terms left are the long postings of common words, and each case keeps the
 // norm of its part over such keys at a few posting lengths (levels.go), a
-// far smaller bound than its whole norm. A
+// bound often far smaller than its whole norm. A
 // paste is searched by block-max MaxScore instead (blockmax.go): postings keep the largest weight of each block of 64, and
 // in each window of cases only the terms whose bounds there can still lift
 // a case to the k-th best are read in full, so the long postings of common
