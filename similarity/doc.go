@@ -150,8 +150,9 @@
 // words are mostly skipped. Ties break by case id. A search is a short
 // driver over named phases (see pass in search.go): order the terms by their
 // upper bounds, accumulate postings up to the cut (or walk the windows),
-// screen the touched cases through the filter and the date prior, complete
-// the candidates, and rescore the winners exactly.
+// screen the touched cases through the filter and the date prior (in a
+// large library, in case order, so that their sums and bounds are read as a
+// stream), complete the candidates, and rescore the winners exactly.
 //
 // Memory: an index holds one float32 per case entry and one per posting for
 // each of two weight sets (pastes' and relate's; the second stage of match

@@ -33,6 +33,10 @@ type searchOptions struct {
 	// noLevels turns off the level norms' bound (levels.go) in
 	// case-to-case searches.
 	noLevels bool
+	// orderMin is the library size from which a term-at-a-time search
+	// screens its touched cases in case order (0: defaultOrderMin;
+	// negative: never; see pass.inOrder).
+	orderMin int
 	// raiseTouched is how many cases a term-at-a-time search touches
 	// before it raises its bar for that alone (0: defaultRaiseTouched;
 	// see pass.accumulate).
@@ -65,6 +69,11 @@ const (
 	// raised from fewer cases seldom rises far, and costs a few exact
 	// scores (eval/notes/relate-million.md).
 	defaultRaiseTouched = 2048
+	// defaultOrderMin is searchOptions.orderMin's default: from it, the
+	// arrays a screen reads at random (20 bytes a case) outgrow the cache
+	// a core can count on, and sorting pays; below it, it is pure cost
+	// (eval/notes/relate-million.md, "Touched cases in case order").
+	defaultOrderMin = 1 << 18
 )
 
 func (o *searchOptions) window() int { return cmpOr(o.windowSize, defaultWindow) }
@@ -74,6 +83,13 @@ func (o *searchOptions) sweep() int { return cmpOr(o.sweepCost, defaultSweepCost
 func (o *searchOptions) splitMin() int { return cmpOr(o.parallelMin, defaultParallelMin) }
 
 func (o *searchOptions) raiseAt() int { return cmpOr(o.raiseTouched, defaultRaiseTouched) }
+
+// ordered says whether searches of a library of n cases sort their touched
+// cases (pass.inOrder).
+func (o *searchOptions) ordered(n int) bool {
+	m := cmpOr(o.orderMin, defaultOrderMin)
+	return m >= 0 && n >= m
+}
 
 func (o *searchOptions) undatedPairs() int { return cmpOr(o.maxUndatedPairs, defaultMaxUndatedPairs) }
 

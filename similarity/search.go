@@ -3,6 +3,7 @@ package similarity
 import (
 	"cmp"
 	"math"
+	"math/bits"
 	"runtime"
 	"slices"
 
@@ -20,6 +21,7 @@ type qterm struct {
 type scorer struct {
 	acc     []float32
 	touched []uint32
+	tbits   []uint64 // a bit per case: inOrder's scratch, all zero between uses
 	sifted  []uint32 // the touched cases that screen looks at further
 	order   []qterm
 	rem     []float64
@@ -353,6 +355,7 @@ func (p *pass) accumulate(s *search) {
 			grown := len(touched) >= max(ix.opts.raiseAt(), 2*lastTouched)
 			if (p.rem[i] < 0.4*lastRem || grown) && len(touched) >= s.k && p.left > 2*len(touched) {
 				lastRem, lastTouched = p.rem[i], len(touched)
+				p.inOrder(s, touched)
 				if s.prof != nil && !ix.opts.noExactBar {
 					// The exact scores of the cases with the largest
 					// partial sums are at least their partial sums:
@@ -373,6 +376,56 @@ func (p *pass) accumulate(s *search) {
 		touched = addPostings(acc, touched, ix.pdoc[lo:hi], p.wt.postings(t.key)[lo:hi], t.w)
 	}
 	p.touched = touched
+	p.inOrder(s, touched)
+}
+
+// inOrder sorts the touched cases by case (sortTouched) in a large
+// library. Screening reads each touched case's partial sum and bounds,
+// arrays the size of the library: at a million cases, in the order of first
+// touch those are random reads that miss the caches, and in case order they
+// are a forward stream (eval/notes/relate-million.md).
+func (p *pass) inOrder(s *search, touched []uint32) {
+	if !p.ix.opts.ordered(len(p.ix.cases)) {
+		return
+	}
+	to := s.to
+	if to == 0 {
+		to = len(p.ix.cases)
+	}
+	p.sc.sortTouched(touched, len(p.ix.cases), s.from, to)
+}
+
+// sortTouched sorts touched, distinct cases of a library of n in [from,
+// to), in place through a bitset of a bit per case, and reports whether it
+// did: it costs a pass over the bitset's words in the range, so a set of
+// fewer than 64 cases, or of fewer than one for every 16 words, is left as
+// it is.
+func (sc *scorer) sortTouched(touched []uint32, n, from, to int) bool {
+	lo, hi := from>>6, (to+63)>>6
+	if len(touched) < 64 || len(touched)*16 < hi-lo {
+		return false
+	}
+	if len(sc.tbits) < (n+63)>>6 {
+		sc.tbits = make([]uint64, (n+63)>>6)
+	}
+	set := sc.tbits
+	for _, d := range touched {
+		set[d>>6] |= 1 << (d & 63)
+	}
+	i := 0
+	for wi := lo; wi < hi; wi++ {
+		w := set[wi]
+		if w == 0 {
+			continue
+		}
+		set[wi] = 0
+		for w != 0 {
+			touched[i] = uint32(wi<<6 + bits.TrailingZeros64(w))
+			i++
+			w &= w - 1
+		}
+	}
+	return true
 }
 
 // addPostings adds w times each posting's weight to its case's sum in acc
