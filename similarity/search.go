@@ -334,6 +334,7 @@ func (p *pass) accumulate(s *search) {
 	ix := p.ix
 	lastRem, lastTouched := math.Inf(1), 0
 	acc, touched := p.sc.acc, p.touched[:0]
+	sorted := 0 // len(touched) when inOrder last ran
 	for i, t := range p.order {
 		lo, hi := p.spans[i].lo, p.spans[i].hi
 		if i > 0 && hi-lo >= 64 {
@@ -354,7 +355,7 @@ func (p *pass) accumulate(s *search) {
 			// eval/notes/relate-million.md.)
 			grown := len(touched) >= max(ix.opts.raiseAt(), 2*lastTouched)
 			if (p.rem[i] < 0.4*lastRem || grown) && len(touched) >= s.k && p.left > 2*len(touched) {
-				lastRem, lastTouched = p.rem[i], len(touched)
+				lastRem, lastTouched, sorted = p.rem[i], len(touched), len(touched)
 				p.inOrder(s, touched)
 				if s.prof != nil && !ix.opts.noExactBar {
 					// The exact scores of the cases with the largest
@@ -376,7 +377,9 @@ func (p *pass) accumulate(s *search) {
 		touched = addPostings(acc, touched, ix.pdoc[lo:hi], p.wt.postings(t.key)[lo:hi], t.w)
 	}
 	p.touched = touched
-	p.inOrder(s, touched)
+	if len(touched) != sorted { // else the cut came right after a raise, which sorted them
+		p.inOrder(s, touched)
+	}
 }
 
 // inOrder sorts the touched cases by case (sortTouched) in a large
