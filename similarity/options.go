@@ -69,10 +69,12 @@ const (
 	// raised from fewer cases seldom rises far, and costs a few exact
 	// scores (eval/notes/relate-million.md).
 	defaultRaiseTouched = 2048
-	// defaultOrderMin is searchOptions.orderMin's default: from it, the
-	// arrays a screen reads at random (20 bytes a case) outgrow the cache
-	// a core can count on, and sorting pays; below it, it is pure cost
-	// (eval/notes/relate-million.md, "Touched cases in case order").
+	// defaultOrderMin is searchOptions.orderMin's default. At 100,000
+	// cases the arrays a screen reads at random (20 bytes a case) stay in
+	// the caches and sorting is pure cost; at 1,000,000 it pays. Nothing
+	// between was measured: this is a point between the two, not a
+	// break-even (eval/notes/relate-million.md, "Touched cases in case
+	// order").
 	defaultOrderMin = 1 << 18
 )
 
