@@ -42,6 +42,10 @@ type analyzed struct {
 	packed []byte // the entries, sorted, packed
 	n      int32  // number of entries
 	length [textViews]int32
+	// print fingerprints the text and tags the entries were made from
+	// (contentPrint), so that a rebuild that no longer holds the old text
+	// can still tell an unchanged case and keep its entries (Builder.Reuse).
+	print uint64
 }
 
 // Entries are packed as, per entry, two unsigned varints: the raw term id
@@ -231,7 +235,9 @@ func (a *analysis) add(n int, doc func(i int) *Document, pos []int) {
 			if pos != nil {
 				at = pos[i]
 			}
-			a.ents[w] = lv.analyze(a.an, doc(i), at, &a.terms[w], &out[i], a.ents[w][:0])
+			d := doc(i)
+			a.ents[w] = lv.analyze(a.an, d, at, &a.terms[w], &out[i], a.ents[w][:0])
+			out[i].print = contentPrint(d)
 			slices.Sort(a.ents[w])
 			a.packs[w].add(&out[i], a.ents[w])
 		}

@@ -7,6 +7,7 @@ import (
 	"slices"
 
 	"github.com/caselink/caselink/similarity/caselib"
+	"github.com/caselink/caselink/similarity/par"
 	"github.com/caselink/caselink/tokenize"
 )
 
@@ -45,6 +46,18 @@ type Builder struct {
 	org, date, dom strBuilder
 	domStart       []uint32
 	err            error
+
+	// With Reuse: the index reused from, every case's analysis so far
+	// (the fresh ones filled in by Index), the fresh cases waiting for
+	// analysis and their positions, the positions of those analyzed, and
+	// each batch's prints (scratch).
+	prev      *Index
+	all       []analyzed
+	pending   []Document
+	pendingAt []int
+	freshAt   []int
+	prints    []uint64
+	reused    int
 }
 
 // strBuilder makes a strTable a string at a time.
@@ -106,6 +119,35 @@ func (b *Builder) Add(c *caselib.Case) error {
 	return nil
 }
 
+// Reuse makes the Builder keep prev's analysis of every case added that
+// prev also indexes, under the same id, with the same text and tags (told
+// by their content prints, which the index file keeps too), rather than
+// analyze it again. The index it returns is the one a Builder without Reuse
+// returns: the same scores, byte for byte, since everything that depends
+// on the whole library is computed afresh; only the spelling shown for a
+// term in explanations may differ (as with [Index.Reindex]). A server that
+// reloads a library it indexed as a stream so analyzes only the cases that
+// changed: analysis is most of a build. prev is only read, and may go on
+// serving.
+//
+// Reuse must come before the first Add. It reports whether prev's
+// analysis can be used: not when prev analyzed text another way (another
+// Config.Analyzer), nor when its vocabulary holds more terms no case uses
+// than Reindex allows (the Builder then starts afresh, dropping them).
+func (b *Builder) Reuse(prev *Index) bool {
+	if b.err != nil || b.n > 0 || prev == nil || prev.cfg.Analyzer != b.ix.cfg.Analyzer ||
+		len(prev.voc.terms) > 2*len(prev.craw)+staleTerms {
+		return false
+	}
+	b.prev = prev
+	return true
+}
+
+// Reused returns the number of cases whose analysis was taken from the
+// index given to Reuse: of those added so far, a batch at a time, and of
+// all of them once Index has returned.
+func (b *Builder) Reused() int { return b.reused }
+
 // keep adds s to t, unless an error came first.
 func (b *Builder) keep(t *strBuilder, s string) {
 	if b.err == nil {
@@ -125,13 +167,17 @@ func (b *Builder) flush() {
 	docs := slices.Grow(b.docs[b.flips%2][:0], len(batch))[:len(batch)]
 	b.docs[b.flips%2] = docs
 	b.flips++
-	base := len(b.analysis.out)
-	b.analysis.add(len(docs), func(i int) *Document {
-		docs[i] = NewDocument(batch[i])
-		return &docs[i]
-	}, nil)
-	for _, a := range b.analysis.out[base:] {
-		b.entries += int(a.n)
+	if b.prev != nil {
+		b.sortOut(batch, docs)
+	} else {
+		base := len(b.analysis.out)
+		b.analysis.add(len(docs), func(i int) *Document {
+			docs[i] = NewDocument(batch[i])
+			return &docs[i]
+		}, nil)
+		for _, a := range b.analysis.out[base:] {
+			b.entries += int(a.n)
+		}
 	}
 	b.waitSum()
 	b.sums = append(b.sums, [32]byte{})
@@ -144,6 +190,52 @@ func (b *Builder) flush() {
 	}()
 	clear(b.batch) // the documents point to the cases themselves
 	b.batch = b.batch[:0]
+}
+
+// sortOut makes the documents of batch (the cases at positions b.n −
+// len(batch) onwards) into docs, takes prev's analysis of those unchanged
+// since prev and queues the others for analysis, which starts once a
+// whole batch of them waits (a whole number of analysis chunks, as
+// analysis.add asks).
+func (b *Builder) sortOut(batch []*caselib.Case, docs []Document) {
+	prints := slices.Grow(b.prints[:0], len(batch))[:len(batch)]
+	b.prints = prints
+	par.For(len(batch), analysisChunk, func(_, lo, hi int) {
+		for i := lo; i < hi; i++ {
+			docs[i] = NewDocument(batch[i])
+			prints[i] = contentPrint(&docs[i])
+		}
+	})
+	first := b.n - len(batch)
+	for i, c := range batch {
+		if j, ok := b.prev.Lookup(c.ID); ok && b.prev.docs[j].print == prints[i] {
+			b.all = append(b.all, b.prev.docs[j]) // read-only, so shared
+			b.entries += int(b.prev.docs[j].n)
+			b.reused++
+			continue
+		}
+		b.all = append(b.all, analyzed{})
+		b.pending = append(b.pending, docs[i])
+		b.pendingAt = append(b.pendingAt, first+i)
+		if len(b.pending) == streamBatch {
+			b.analyzePending()
+		}
+	}
+}
+
+// analyzePending analyzes the fresh cases waiting and drops them.
+func (b *Builder) analyzePending() {
+	if len(b.pending) == 0 {
+		return
+	}
+	base := len(b.analysis.out)
+	b.analysis.add(len(b.pending), func(i int) *Document { return &b.pending[i] }, b.pendingAt)
+	for _, a := range b.analysis.out[base:] {
+		b.entries += int(a.n)
+	}
+	b.freshAt = append(b.freshAt, b.pendingAt...)
+	clear(b.pending)
+	b.pending, b.pendingAt = b.pending[:0], b.pendingAt[:0]
 }
 
 // waitSum waits for the part of the sum being taken, if any.
@@ -173,12 +265,23 @@ func (b *Builder) Index(load func(i int) (*caselib.Case, error)) (*Index, [32]by
 	b.flush()
 	b.waitSum()
 	ix := b.ix
-	ix.docs = b.analysis.finish(ix.voc)
+	if b.prev != nil {
+		b.analyzePending()
+		// Reused entries are by prev's raw term ids, so the vocabulary
+		// goes on from prev's.
+		ix.voc = b.prev.voc.copy()
+		for k, a := range b.analysis.finish(ix.voc) {
+			b.all[b.freshAt[k]] = a
+		}
+		ix.docs = b.all
+	} else {
+		ix.docs = b.analysis.finish(ix.voc)
+	}
 	ix.cases = make([]*caselib.Case, b.n)
 	ix.lazy = &lazyCases{load: load, got: map[int]*caselib.Case{}, keep: lazyKeep,
 		org: b.org.t, date: b.date.t, dom: b.dom.t, domStart: b.domStart}
 	sum := sumOfParts(b.n, b.sums)
-	*b = Builder{err: errors.New("similarity: Builder used after Index")}
+	*b = Builder{err: errors.New("similarity: Builder used after Index"), reused: b.reused}
 	ix.reweigh()
 	return ix, sum, nil
 }

@@ -8,6 +8,7 @@ import (
 	"os"
 	"path/filepath"
 	"runtime"
+	"strings"
 	"testing"
 
 	"github.com/caselink/caselink/similarity/caselib"
@@ -27,9 +28,21 @@ func readFile(t *testing.T, path string) []byte {
 // cases when asked.
 func buildStream(t *testing.T, cases []*caselib.Case, cfg Config) (*Index, [32]byte) {
 	t.Helper()
+	ix, sum, _ := buildStreamFrom(t, cases, cfg, nil)
+	return ix, sum
+}
+
+// buildStreamFrom is buildStream reusing prev's analysis when prev is not
+// nil (it fails the test when the Builder refuses it), and returns how
+// many cases' analysis was reused.
+func buildStreamFrom(t *testing.T, cases []*caselib.Case, cfg Config, prev *Index) (*Index, [32]byte, int) {
+	t.Helper()
 	b, err := NewBuilder(cfg, nil)
 	if err != nil {
 		t.Fatal(err)
+	}
+	if prev != nil && !b.Reuse(prev) {
+		t.Fatal("Reuse refused an index of the same analyzer")
 	}
 	for _, c := range cases {
 		if err := b.Add(c); err != nil {
@@ -40,7 +53,7 @@ func buildStream(t *testing.T, cases []*caselib.Case, cfg Config) (*Index, [32]b
 	if err != nil {
 		t.Fatal(err)
 	}
-	return ix, sum
+	return ix, sum, b.Reused()
 }
 
 // An index built case by case, without holding the cases, is the index of
@@ -276,4 +289,99 @@ func BenchmarkBuilder(b *testing.B) {
 		b.ReportMetric((processCPUTime()-cpu).Seconds()/float64(b.N), "cpu-s/op")
 		b.ReportMetric(float64(len(cases)), "cases")
 	})
+}
+
+// A Builder that reuses an index's analysis (a server reloading a library it
+// indexed as a stream) returns the index of a fresh build: the same answers
+// to match, relate and dupes. It analyzes only the cases that are new or
+// whose text or tags changed, whether the old index was just built or opened
+// from its cache file without its cases, and however many of them wait for
+// analysis at once.
+func TestBuilderReuseEqualsBuild(t *testing.T) {
+	t.Parallel()
+	lib := synthLibrary(2*streamBatch+streamBatch/2+300, 7)
+	old := lib[:2*streamBatch]
+	cfg := DefaultConfig()
+	built, sum := buildStream(t, old, cfg)
+	path := filepath.Join(t.TempDir(), "old.idx")
+	if err := built.SaveCache(path, CacheKeyOf(sum, cfg, "test")); err != nil {
+		t.Fatal(err)
+	}
+	opened, err := OpenCacheLazy(path, CacheKeyOf(sum, cfg, "test"), cfg, func(i int) (*caselib.Case, error) { return old[i], nil })
+	if err != nil {
+		t.Fatal(err)
+	}
+	// Case 10's title and case 11's tags change, case 12 gains a link (not
+	// indexed), cases 20 and 30 go, case 40 moves to the end, and more new
+	// cases than a batch come in the middle.
+	retitled, retagged, linked := *old[10], *old[11], *old[12]
+	retitled.Title.EN = "pods OOMKilled after the rollout " + retitled.Title.EN
+	retagged.Symptoms = append([]string{"sym-new"}, retagged.Symptoms...)
+	linked.Related = []string{old[13].ID}
+	var now []*caselib.Case
+	for i, c := range old {
+		switch i {
+		case 10:
+			now = append(now, &retitled)
+		case 11:
+			now = append(now, &retagged)
+		case 12:
+			now = append(now, &linked)
+		case 20, 30, 40:
+		case 1000:
+			now = append(now, lib[len(old):]...)
+			now = append(now, c)
+		default:
+			now = append(now, c)
+		}
+	}
+	now = append(now, old[40])
+	wantReused := len(old) - 4 // all but 10, 11 (changed) and 20, 30 (gone)
+	fresh, _ := buildStream(t, now, cfg)
+	// Every case's relate and dupes would take seconds: every 17th
+	// case's, and the changed ones'.
+	answers := func(ix *Index) string {
+		var b strings.Builder
+		for i := range ix.Len() {
+			if i%17 == 0 || i == 10 || i == 11 {
+				fmt.Fprintln(&b, ix.Related(i, 5, 0), ix.DupesOf(i, 5, 0))
+			}
+		}
+		return b.String()
+	}
+	want := answers(fresh)
+	for name, prev := range map[string]*Index{"built": built, "opened": opened} {
+		re, sum, reused := buildStreamFrom(t, now, cfg, prev)
+		if sum != CasesSum(now) {
+			t.Errorf("%s: the sum is not the cases' DocsSum", name)
+		}
+		if reused != wantReused {
+			t.Errorf("%s: %d cases' analysis reused, want %d", name, reused, wantReused)
+		}
+		if got := answers(re); got != want {
+			t.Errorf("%s: relate or dupes differ from a fresh build:\nreused %.300s\nfresh  %.300s", name, got, want)
+		}
+		for _, q := range []string{"pods OOMKilled after the rollout", old[5].Summary.EN, lib[len(lib)-1].Title.EN, "sym-new"} {
+			a, b := re.Match(Query{Text: q, K: 10}), fresh.Match(Query{Text: q, K: 10})
+			if fmt.Sprint(a.Hits) != fmt.Sprint(b.Hits) {
+				t.Errorf("%s: match %q differs:\nreused %v\nfresh  %v", name, q, a.Hits, b.Hits)
+			}
+		}
+	}
+	// Another analyzer makes other terms of the same text: nothing to reuse.
+	other := cfg
+	other.Analyzer.Stem = !other.Analyzer.Stem
+	if b, _ := NewBuilder(other, nil); b.Reuse(built) {
+		t.Error("Reuse took the analysis of an index with another analyzer")
+	}
+	// A vocabulary that reloads filled with terms no case uses any more
+	// is left behind, as Reindex leaves it.
+	small, _ := buildStream(t, old[:50], cfg)
+	small.voc = small.voc.copy()
+	for i := range 2*len(small.craw) + staleTerms {
+		small.voc.intern(letters(i), "", 0)
+	}
+	if b, _ := NewBuilder(cfg, nil); b.Reuse(small) {
+		t.Error("Reuse took a vocabulary of more unused terms than Reindex allows")
+	}
 }

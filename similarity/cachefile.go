@@ -5,6 +5,7 @@ import (
 	"encoding/binary"
 	"errors"
 	"fmt"
+	"hash"
 	"math"
 	"os"
 	"path/filepath"
@@ -119,39 +120,51 @@ func sumOfParts(n int, sums [][32]byte) [32]byte {
 // hashDocs returns a SHA-256 of the case ids, text and tags of docs, each
 // string length-prefixed.
 func hashDocs(docs []Document) [32]byte {
-	h := sha256.New()
-	var buf [8]byte
-	num := func(n int) {
-		binary.LittleEndian.PutUint64(buf[:], uint64(n))
-		h.Write(buf[:])
-	}
-	str := func(s string) {
-		num(len(s))
-		h.Write(unsafe.Slice(unsafe.StringData(s), len(s))) // read only, no copy
-	}
+	w := contentHash{h: sha256.New()}
 	for i := range docs {
 		d := &docs[i]
-		str(d.Case.ID)
-		for v := range d.Text {
-			num(len(d.Text[v]))
-			for _, s := range d.Text[v] {
-				str(s)
-			}
-		}
-		num(len(d.Tags))
-		for _, s := range d.Tags {
-			str(s)
-		}
-		str(d.Case.Org)
-		str(d.Case.Date)
-		num(len(d.Case.Domain))
-		for _, s := range d.Case.Domain {
-			str(s)
-		}
+		w.str(d.Case.ID)
+		w.content(d)
+		w.str(d.Case.Org)
+		w.str(d.Case.Date)
+		w.strs(d.Case.Domain)
 	}
 	var sum [32]byte
-	h.Sum(sum[:0])
+	w.h.Sum(sum[:0])
 	return sum
+}
+
+// contentHash writes numbers and strings into a hash so that no two
+// sequences of them run together the same: each string after its length,
+// each list after its count.
+type contentHash struct {
+	h   hash.Hash
+	buf [8]byte
+}
+
+func (w *contentHash) num(n int) {
+	binary.LittleEndian.PutUint64(w.buf[:], uint64(n))
+	w.h.Write(w.buf[:])
+}
+
+func (w *contentHash) str(s string) {
+	w.num(len(s))
+	w.h.Write(unsafe.Slice(unsafe.StringData(s), len(s))) // read only, no copy
+}
+
+func (w *contentHash) strs(ss []string) {
+	w.num(len(ss))
+	for _, s := range ss {
+		w.str(s)
+	}
+}
+
+// content writes what the analysis reads of d: its text views and tags.
+func (w *contentHash) content(d *Document) {
+	for v := range d.Text {
+		w.strs(d.Text[v])
+	}
+	w.strs(d.Tags)
 }
 
 // ErrCacheStale is returned by OpenCache for a well-formed cache file of
@@ -197,11 +210,13 @@ func (ix *Index) putAnalysis(w *indexfile.Writer) error {
 	ends := make([]int, 1, n+1)
 	counts := make([]int32, 0, n)
 	lengths := make([]int32, 0, n*textViews)
+	prints := make([]byte, 0, 8*n)
 	for i := range ix.docs {
 		packed = append(packed, ix.docs[i].packed...)
 		ends = append(ends, len(packed))
 		counts = append(counts, ix.docs[i].n)
 		lengths = append(lengths, ix.docs[i].length[:]...)
+		prints = binary.LittleEndian.AppendUint64(prints, ix.docs[i].print)
 	}
 	terms, termEnd, err := packStrings(voc.terms)
 	if err != nil {
@@ -219,6 +234,7 @@ func (ix *Index) putAnalysis(w *indexfile.Writer) error {
 	indexfile.Put(w, indexfile.CaseEnds, ends)
 	indexfile.Put(w, indexfile.CaseEntries, counts)
 	indexfile.Put(w, indexfile.CaseLengths, lengths)
+	indexfile.Put(w, indexfile.CasePrints, prints)
 	indexfile.Put(w, indexfile.OwnDocs, ix.ownPositions())
 	indexfile.Put(w, indexfile.TermBlob, terms)
 	indexfile.Put(w, indexfile.TermEnds, termEnd)
@@ -389,6 +405,7 @@ func (ix *Index) restore(f *indexfile.File, docs []Document) error {
 	ends := indexfile.Get[int](f, indexfile.CaseEnds)
 	counts := indexfile.Get[int32](f, indexfile.CaseEntries)
 	lengths := indexfile.Get[int32](f, indexfile.CaseLengths)
+	prints := indexfile.Get[byte](f, indexfile.CasePrints)
 	own := indexfile.Get[int32](f, indexfile.OwnDocs)
 	voc, err := restoreVocabulary(f)
 	if err != nil {
@@ -409,6 +426,7 @@ func (ix *Index) restore(f *indexfile.File, docs []Document) error {
 			a := &ix.docs[i]
 			a.packed, a.n = packed[lo:hi:hi], counts[i]
 			copy(a.length[:], lengths[i*textViews:(i+1)*textViews])
+			a.print = binary.LittleEndian.Uint64(prints[8*i:])
 		}
 	})
 	if broken.Load() {

@@ -129,7 +129,10 @@
 // A [Builder] builds an index of the last kind from cases given one at a
 // time (read by caselib.Stream), analyzing and dropping them as they come,
 // so that building never holds the library's text; it saves the file the
-// whole library's build would.
+// whole library's build would. Given the index of the library before a
+// change ([Builder.Reuse]), it tokenizes only the cases whose text or tags
+// changed, told by a print of each case's content that the index and its
+// file keep: what Reindex is to an index that holds its cases.
 //
 // [Index] keeps the vectors of all cases in contiguous arrays and an inverted
 // index from (term, view) to postings. Top-k is exact, and pruning never

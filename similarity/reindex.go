@@ -1,6 +1,8 @@
 package similarity
 
 import (
+	"crypto/sha256"
+	"encoding/binary"
 	"maps"
 	"slices"
 )
@@ -58,6 +60,19 @@ func sameContent(a, b *Document) bool {
 		}
 	}
 	return slices.Equal(a.Tags, b.Tags)
+}
+
+// contentPrint fingerprints what the analysis reads of d, its text views and
+// its tags: the first 8 bytes of their SHA-256, each string preceded by its
+// length so that no two documents run together the same. Two documents with
+// the same print are taken to analyze the same (the chance that an edit
+// keeps the print is 2^-64); a cryptographic hash costs little beside the
+// analysis and no crafted case can make one.
+func contentPrint(d *Document) uint64 {
+	w := contentHash{h: sha256.New()}
+	w.content(d)
+	var sum [sha256.Size]byte
+	return binary.LittleEndian.Uint64(w.h.Sum(sum[:0]))
 }
 
 // clone returns a copy of the vocabulary that can grow without disturbing

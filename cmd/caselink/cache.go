@@ -132,6 +132,7 @@ type cached struct {
 	state   cacheState
 	saveErr error
 	sum     [32]byte
+	reused  int // cases whose analysis was taken from an index before (streamIndexedFrom)
 }
 
 // cacheable is what cachedIndex indexes: the sum its cache file is keyed by,

@@ -31,7 +31,8 @@ library's files change, they are reloaded in the background (a postgres:// libra
 rows change, seen by polling a fingerprint of the row versions); a library that fails to load
 leaves the previous one serving and the error is logged here and shown by /healthz. A library of
 files is indexed as a stream (or opened from its index file): the server keeps the index, not
-the cases, and reads each case it shows from its file. Ctrl-C stops the server.
+the cases, and reads each case it shows from its file; a reload tokenizes only the cases whose
+text or tags changed. Ctrl-C stops the server.
 As a team's service: --tokens FILE (one "ROLE TOKEN" a line, roles read and curate, mode
 600) makes every request carry Authorization: Bearer TOKEN (a browser is asked for it once);
 SIGHUP reads the file again (a bad file keeps the tokens in force; the log says which); without --tokens, an --addr other machines can reach is refused unless --insecure-no-auth.
@@ -167,25 +168,27 @@ func reloadTokensOnHUP(srv *serve.Server, path string) (stop func()) {
 // serveStream is serve's Options.Stream for a library of files: its index
 // opened from the cache without reading the library when its stamp says
 // it is unchanged (openLazy), else read as a stream and indexed through
-// the cache (streamIndexed), so that the server holds no case. The
+// the cache (streamIndexedFrom, which on a reload analyzes only the cases
+// that changed since prev), so that the server holds no case. The
 // warnings are those a whole load logs. A library that fails to load is
 // left to the whole load (ok false), whose error the server has always
 // given.
-func (e *env) serveStream(c *cli.Context, cfg similarity.Config) func() (*similarity.Index, string, bool, error) {
-	return func() (*similarity.Index, string, bool, error) {
+func (e *env) serveStream(c *cli.Context, cfg similarity.Config) func(prev *similarity.Index) (serve.Streamed, bool, error) {
+	return func(prev *similarity.Index) (serve.Streamed, bool, error) {
 		o, err := stampOptionsOf(c)
 		if err != nil {
-			return nil, "", false, nil
+			return serve.Streamed{}, false, nil
 		}
 		if !c.Bool("no-cache") {
 			if ix, notes, ok := openLazy(o, cfg); ok {
-				return ix, serveWarnings(notes), true, nil
+				return serve.Streamed{Index: ix, Warnings: serveWarnings(notes)}, true, nil
 			}
 		}
-		r, notes, ok, err := e.streamIndexed(c, cfg) // stream.go
+		r, notes, ok, err := e.streamIndexedFrom(c, cfg, prev) // stream.go
 		if err != nil || !ok {
-			return nil, "", false, nil
+			return serve.Streamed{}, false, nil
 		}
+		reused := r.reused
 		if r.state == cacheSaved && stampTrusted(o) {
 			// The index just built lives on the heap, where the build
 			// also left garbage the runtime keeps: the file just saved
@@ -195,13 +198,13 @@ func (e *env) serveStream(c *cli.Context, cfg similarity.Config) func() (*simila
 			r.ix = nil
 			debug.FreeOSMemory()
 			if ix, _, ok := openLazy(o, cfg); ok {
-				return ix, serveWarnings(notes), true, nil
+				return serve.Streamed{Index: ix, Warnings: serveWarnings(notes), Reused: reused}, true, nil
 			}
-			if r, notes, ok, err = e.streamIndexed(c, cfg); err != nil || !ok {
-				return nil, "", false, nil
+			if r, notes, ok, err = e.streamIndexedFrom(c, cfg, prev); err != nil || !ok {
+				return serve.Streamed{}, false, nil
 			}
 		}
-		return r.ix, serveWarnings(notes), true, nil
+		return serve.Streamed{Index: r.ix, Warnings: serveWarnings(notes), Reused: r.reused}, true, nil
 	}
 }
 

@@ -2,6 +2,7 @@ package main
 
 import (
 	"bytes"
+	"fmt"
 	"io"
 	"net/http"
 	"net/http/httptest"
@@ -197,6 +198,64 @@ func TestServeStreamedReloadPicksUpEdit(t *testing.T) {
 	}
 	wholeOpts := opts
 	wholeOpts.Stream = nil
+	whole, err := serve.New(wholeOpts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got, want := answers(t, srv), answers(t, whole); got != want {
+		t.Errorf("reloaded streamed server answers:\n%s\nwant (whole load of the edited library):\n%s", got, want)
+	}
+}
+
+// A streamed server's reload analyzes only the cases that are new or whose
+// text changed, says so in its log, and answers as a whole load of the
+// edited library.
+func TestServeStreamedReloadAnalyzesOnlyChanges(t *testing.T) {
+	t.Setenv("XDG_CACHE_HOME", t.TempDir())
+	lib := streamedLibrary(t)
+	opts := serveOptionsOf(t, "--cases", lib)
+	var log bytes.Buffer
+	opts.Log = &log
+	srv, err := serve.New(opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	before := srv.Len()
+	file := filepath.Join(lib, "extra.jsonl")
+	b, err := os.ReadFile(file)
+	if err != nil {
+		t.Fatal(err)
+	}
+	edited := strings.Replace(string(b), "exhausted on the primary database again", "exhausted once more on the primary", 1) +
+		`{"id":"FX-901","org":"Org 2","date":"2023-06-01","title":{"en":"certificate expired on the edge proxies"}}` + "\n"
+	if err := os.WriteFile(file, []byte(edited), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := srv.Reload(); err != nil {
+		t.Fatal(err)
+	}
+	if want := fmt.Sprintf("reloaded %d cases", before+1); !strings.Contains(log.String(), want) ||
+		!strings.Contains(log.String(), fmt.Sprintf("(2 analyzed, %d unchanged)", before-1)) {
+		t.Errorf("log after a reload that changed one case and added one:\n%s\nwant %q and (2 analyzed, %d unchanged)", log.String(), want, before-1)
+	}
+	// A change of related lists only (relate --write) indexes nothing: the
+	// cache file the reload saved holds the library already.
+	log.Reset()
+	linked := strings.Replace(edited, `"related":["FX-001","NOPE-1"]`, `"related":["FX-001"]`, 1)
+	if linked == edited {
+		t.Fatal("FX-900's related list not found")
+	}
+	if err := os.WriteFile(file, []byte(linked), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := srv.Reload(); err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(log.String(), "reloaded") || strings.Contains(log.String(), "analyzed") {
+		t.Errorf("log after a reload that changed related lists only:\n%s\nwant a reload from the cache file, nothing analyzed", log.String())
+	}
+	wholeOpts := opts
+	wholeOpts.Stream, wholeOpts.Log = nil, io.Discard
 	whole, err := serve.New(wholeOpts)
 	if err != nil {
 		t.Fatal(err)

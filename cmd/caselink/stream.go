@@ -80,6 +80,13 @@ func (e *env) streamLibrary(c *cli.Context, o stampOptions, each func(*caselib.C
 // (first run, a changed library, --no-cache) it is read once, summed and
 // indexed together, and the index saved.
 func (e *env) streamIndexed(c *cli.Context, cfg similarity.Config) (r cached, notes string, ok bool, err error) {
+	return e.streamIndexedFrom(c, cfg, nil)
+}
+
+// streamIndexedFrom is streamIndexed that, when it indexes, takes prev's
+// analysis of the cases that did not change since prev was built (a
+// server's reload: similarity.Builder.Reuse); prev may be nil.
+func (e *env) streamIndexedFrom(c *cli.Context, cfg similarity.Config, prev *similarity.Index) (r cached, notes string, ok bool, err error) {
 	o, err := stampOptionsOf(c)
 	if err != nil || !streamable(o.paths) {
 		return r, "", false, err
@@ -113,6 +120,12 @@ func (e *env) streamIndexed(c *cli.Context, cfg similarity.Config) (r cached, no
 		return lib, st, true, nil
 	}
 	if _, err := os.Stat(r.path); r.path != "" && err == nil {
+		// The sum first, without indexing: when only related lists changed
+		// (relate --write) the file holds the library already. Reading
+		// and indexing in one pass would spare a server's reload this
+		// pass after a real edit, but would hold an index being built
+		// beside the one serving even when the file is there
+		// (eval/notes/serve-reload.md).
 		var sum similarity.Summer
 		lib, st, ok, err := read(func(cs *caselib.Case) error { sum.Add(cs); return nil })
 		if !ok {
@@ -132,6 +145,9 @@ func (e *env) streamIndexed(c *cli.Context, cfg similarity.Config) (r cached, no
 	if err != nil {
 		return r, "", false, usageError{err}
 	}
+	if prev != nil {
+		b.Reuse(prev)
+	}
 	lib, st, ok, err := read(b.Add)
 	if !ok {
 		return r, "", false, err
@@ -142,7 +158,7 @@ func (e *env) streamIndexed(c *cli.Context, cfg similarity.Config) (r cached, no
 	if err != nil {
 		return r, "", false, usageError{err}
 	}
-	r.ix, r.lib, r.sum = ix, lib, sum
+	r.ix, r.lib, r.sum, r.reused = ix, lib, sum, b.Reused()
 	if r.path == "" {
 		return r, rec.String(), true, nil
 	}

@@ -12,8 +12,9 @@ import "fmt"
 // the order of the code's calls; 8 gives every section an id, an element type
 // and a count in the file's table, and drops the float64 flag of "view
 // weights" (the second stage's own weights are told by their sections'
-// presence); 9 adds the level norms of each profile (sections 47 and 48).
-const Format = 9
+// presence); 9 adds the level norms of each profile (sections 47 and 48);
+// 10 adds each case's content print (section 49).
+const Format = 10
 
 // Elem is the type of a section's elements, stored little-endian.
 type Elem uint8
@@ -169,6 +170,7 @@ const (
 	Days
 	RelLevels
 	ExpLevels
+	CasePrints
 )
 
 // Views is the number of views a case is read through (similarity.NumViews),
@@ -204,6 +206,7 @@ var IndexSections = []Section{
 	{CaseEnds, "case ends", Int, Count{Cases, 1, 1, true}, "analysis", ""},
 	{CaseEntries, "case entries", Int32, cases, "analysis", ""},
 	{CaseLengths, "case lengths", Int32, n(Cases, TextViews, 0), "analysis", ""},
+	{CasePrints, "case prints", Byte, n(Cases, 8, 0), "analysis", ""},
 	{OwnDocs, "own documents", Int32, any_, "analysis", ""},
 	{TermBlob, "terms", Byte, any_, "analysis", ""},
 	{TermEnds, "term ends", Uint32, Count{Terms, 1, 0, true}, "analysis", ""},

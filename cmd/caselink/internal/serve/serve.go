@@ -58,12 +58,13 @@ type Options struct {
 	// cases (the CLI's streaming build through its cache): the index it
 	// returns reads a case from its file when a handler shows it
 	// (Index.HoldsCases is false), so that a server of a large library
-	// does not keep the library's text. warnings are the lines loading
-	// gave (what Log would get from a whole load, each ending in a
-	// newline); ok false means the library cannot be streamed (a lenient
-	// load left out cases already read): it is loaded whole. A reload of
-	// a library opened so streams it again, indexing it whole.
-	Stream func() (ix *similarity.Index, warnings string, ok bool, err error)
+	// does not keep the library's text. ok false means the library cannot
+	// be streamed (a lenient load left out cases already read): it is
+	// loaded whole. A reload of a library opened so streams it again,
+	// given the index serving (prev, nil on the first load), whose
+	// analysis of the cases that did not change it may reuse
+	// (similarity.Builder.Reuse).
+	Stream func(prev *similarity.Index) (s Streamed, ok bool, err error)
 
 	// PollInterval is how often the library's files are checked for
 	// changes: 0 means one second, a negative value turns watching off.
@@ -115,12 +116,22 @@ type Server struct {
 	notifier *notifier     // nil without Service.Notify
 }
 
+// Streamed is what Options.Stream gives: the index, the lines loading
+// gave (what Log would get from a whole load, each ending in a newline),
+// and how many cases' analysis was reused from the index before.
+type Streamed struct {
+	Index    *similarity.Index
+	Warnings string
+	Reused   int
+}
+
 // snapshot is one loaded library and its index; never changed once
 // published.
 type snapshot struct {
 	ix       *similarity.Index
 	loadedAt time.Time
 	stamp    uint64 // fingerprint of the files it was loaded from (0 for the seeds)
+	reused   int    // cases whose analysis a streamed reload took from the index before
 
 	// The probable duplicates at threshold dupesAt, computed on first use
 	// and again only for a lower threshold (a higher one is a filter of
@@ -185,13 +196,17 @@ func New(opts Options) (*Server, error) {
 func (s *Server) load(stamp uint64) (*snapshot, error) {
 	prev := s.cur.Load()
 	if s.opts.Stream != nil && s.opts.Library == nil && len(s.opts.Paths) > 0 && (prev == nil || !prev.ix.HoldsCases()) {
-		ix, warnings, ok, err := s.opts.Stream()
+		var before *similarity.Index
+		if prev != nil {
+			before = prev.ix
+		}
+		st, ok, err := s.opts.Stream(before)
 		if err != nil {
 			return nil, err
 		}
 		if ok {
-			io.WriteString(s.log.Writer(), warnings)
-			return &snapshot{ix: ix, loadedAt: time.Now(), stamp: stamp}, nil
+			io.WriteString(s.log.Writer(), st.Warnings)
+			return &snapshot{ix: st.Index, loadedAt: time.Now(), stamp: stamp, reused: st.Reused}, nil
 		}
 	}
 	var lib *caselib.Library
@@ -276,8 +291,12 @@ func (s *Server) reload(stamp uint64) error {
 	s.cur.Store(snap)
 	s.lastErr, s.lastErrAt = "", time.Time{}
 	s.reloads++
-	s.log.Printf("reloaded %d cases from %s in %.2fs", snap.ix.Len(), strings.Join(s.opts.Paths, ", "),
-		time.Since(start).Seconds())
+	var analyzed string
+	if snap.reused > 0 {
+		analyzed = fmt.Sprintf(" (%d analyzed, %d unchanged)", snap.ix.Len()-snap.reused, snap.reused)
+	}
+	s.log.Printf("reloaded %d cases from %s in %.2fs%s", snap.ix.Len(), strings.Join(s.opts.Paths, ", "),
+		time.Since(start).Seconds(), analyzed)
 	return nil
 }
 
