@@ -295,8 +295,8 @@ func BenchmarkBuilder(b *testing.B) {
 // indexed as a stream) returns the index of a fresh build: the same answers
 // to match, relate and dupes. It analyzes only the cases that are new or
 // whose text or tags changed, whether the old index was just built or opened
-// from its cache file without its cases, and however many of them wait for
-// analysis at once.
+// from its cache file (without its cases, or for reuse alone), and however
+// many of them wait for analysis at once.
 func TestBuilderReuseEqualsBuild(t *testing.T) {
 	t.Parallel()
 	lib := synthLibrary(2*streamBatch+streamBatch/2+300, 7)
@@ -350,7 +350,16 @@ func TestBuilderReuseEqualsBuild(t *testing.T) {
 		return b.String()
 	}
 	want := answers(fresh)
-	for name, prev := range map[string]*Index{"built": built, "opened": opened} {
+	// Opened for reuse: the pages read to check the file are given back,
+	// and what the Builder takes is read again from the file.
+	forReuse, err := OpenCacheForReuse(path, CacheKeyOf(sum, cfg, "test"), cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := forReuse.ReadCase(0); err == nil {
+		t.Error("an index opened for reuse read a case")
+	}
+	for name, prev := range map[string]*Index{"built": built, "opened": opened, "opened for reuse": forReuse} {
 		re, sum, reused := buildStreamFrom(t, now, cfg, prev)
 		if sum != CasesSum(now) {
 			t.Errorf("%s: the sum is not the cases' DocsSum", name)

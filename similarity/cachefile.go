@@ -357,6 +357,12 @@ func OpenCacheCases(path string, key [32]byte, cases []*caselib.Case, cfg Config
 // openCache maps and checks the file, then restores an index set up by
 // setup (its documents, or its lazy cases: docs is then nil).
 func openCache(path string, key [32]byte, cfg Config, docs []Document, setup func(ix *Index) error) (*Index, error) {
+	return openCacheFile(path, key, cfg, docs, setup, nil)
+}
+
+// openCacheFile is openCache that also gives the file opened, when file is
+// not nil.
+func openCacheFile(path string, key [32]byte, cfg Config, docs []Document, setup func(ix *Index) error, file **indexfile.File) (*Index, error) {
 	if err := cfg.Validate(); err != nil {
 		return nil, err
 	}
@@ -368,6 +374,9 @@ func openCache(path string, key [32]byte, cfg Config, docs []Document, setup fun
 	if err != nil {
 		f.Close()
 		return nil, err
+	}
+	if file != nil {
+		*file = f
 	}
 	return ix, nil
 }

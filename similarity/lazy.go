@@ -91,6 +91,28 @@ func OpenCacheLazy(path string, key [32]byte, cfg Config, load func(i int) (*cas
 	})
 }
 
+// OpenCacheForReuse opens the index file at path, as OpenCacheLazy does,
+// for [Builder.Reuse] alone: to build the index of a library that changed
+// since the file was saved under key, from the analysis of the cases that
+// did not. Its cases cannot be read. Once the file is checked its pages
+// leave the process's memory, so that only what the Builder takes (the
+// analysis of the cases, the vocabulary, the ids) comes back, not the
+// vectors and postings it never reads.
+func OpenCacheForReuse(path string, key [32]byte, cfg Config) (*Index, error) {
+	var file *indexfile.File
+	ix, err := openCacheFile(path, key, cfg, nil, func(ix *Index) error {
+		ix.lazy = &lazyCases{load: func(int) (*caselib.Case, error) {
+			return nil, errors.New("the cases of an index opened for reuse are not read")
+		}, got: map[int]*caselib.Case{}, keep: lazyKeep}
+		return nil
+	}, &file)
+	if err != nil {
+		return nil, err
+	}
+	file.DropPages()
+	return ix, nil
+}
+
 // CaseError is a case an index opened by OpenCacheLazy could not read
 // again: its file changed since the index was saved, or cannot be read. A
 // caller that printed nothing yet opens the index with its cases instead.

@@ -286,7 +286,8 @@ Prints the cache file and whether it was built or already up to date
 them: a match then reads only the cases it prints).
 Every command builds the cache on first use anyway; --no-cache on those
 commands bypasses it. A cache file that is out of date, of other weights
-or another caselink, or damaged, is never used: it is rebuilt.`,
+or another caselink, or damaged, is never used: it is rebuilt (after
+edits to a library of files, tokenizing only the cases that changed).`,
 		Flags: []cli.Flag{casesFlag, lenientFlag},
 		Action: func(c *cli.Context) error {
 			if c.Args().Present() {
@@ -310,7 +311,7 @@ func (e *env) index(c *cli.Context) error {
 		return usagef("index: standard input cannot be cached (it cannot be read again)")
 	}
 	ix, _, ok := openLazy(o, cfg)
-	path, state := cacheFile(o.paths), cacheUsed
+	path, state, reused := cacheFile(o.paths), cacheUsed, 0
 	if !ok {
 		r, notes, streamed, err := e.streamIndexed(c, cfg) // stream.go
 		if err == nil && streamed {
@@ -326,11 +327,15 @@ func (e *env) index(c *cli.Context) error {
 		case r.state == cacheNoSave:
 			return fmt.Errorf("index: writing %s: %w", r.path, r.saveErr)
 		}
-		ix, path, state = r.ix, r.path, r.state
+		ix, path, state, reused = r.ix, r.path, r.state, r.reused
 	}
 	what := "built"
 	if state == cacheUsed {
 		what = "up to date"
+	}
+	var analyzed string
+	if reused > 0 {
+		analyzed = fmt.Sprintf("; %d analyzed, %d unchanged", ix.Len()-reused, reused)
 	}
 	size := int64(0)
 	if info, err := os.Stat(path); err == nil {
@@ -338,6 +343,6 @@ func (e *env) index(c *cli.Context) error {
 	} else if !errors.Is(err, fs.ErrNotExist) {
 		return err
 	}
-	fmt.Fprintf(e.stdout, "%s: %s (%d cases, %d terms, %.1f MB)\n", path, what, ix.Len(), ix.Terms(), float64(size)/1e6)
+	fmt.Fprintf(e.stdout, "%s: %s (%d cases, %d terms, %.1f MB%s)\n", path, what, ix.Len(), ix.Terms(), float64(size)/1e6, analyzed)
 	return nil
 }

@@ -78,7 +78,8 @@ func (e *env) streamLibrary(c *cli.Context, o stampOptions, each func(*caselib.C
 // it is of other content), the library is read once to take its sum
 // without indexing it, and opened from the file when the key matches; else
 // (first run, a changed library, --no-cache) it is read once, summed and
-// indexed together, and the index saved.
+// indexed together, and the index saved. A file of the library before it
+// changed lends its analysis of the cases that did not (staleIndex).
 func (e *env) streamIndexed(c *cli.Context, cfg similarity.Config) (r cached, notes string, ok bool, err error) {
 	return e.streamIndexedFrom(c, cfg, nil)
 }
@@ -145,6 +146,9 @@ func (e *env) streamIndexedFrom(c *cli.Context, cfg similarity.Config, prev *sim
 	if err != nil {
 		return r, "", false, usageError{err}
 	}
+	if prev == nil && r.path != "" {
+		prev = staleIndex(r.path, cfg)
+	}
 	if prev != nil {
 		b.Reuse(prev)
 	}
@@ -171,6 +175,22 @@ func (e *env) streamIndexedFrom(c *cli.Context, cfg similarity.Config, prev *sim
 	recordStamp(r.path, o, taken, before, lib, sum, rec.String())
 	e.capCache(r.path)
 	return r, rec.String(), true, nil
+}
+
+// staleIndex opens the index file idx of the library as it was when its
+// stamp was written, before the change that makes it stale, for its
+// analysis of the cases that did not change (similarity.Builder.Reuse); nil
+// when there is none to open (no stamp, other weights, another caselink).
+func staleIndex(idx string, cfg similarity.Config) *similarity.Index {
+	st, err := readStamp(stampPath(idx))
+	if err != nil {
+		return nil
+	}
+	ix, err := similarity.OpenCacheForReuse(idx, similarity.CacheKeyOf(st.Sum, cfg, cacheSalt), cfg)
+	if err != nil {
+		return nil
+	}
+	return ix
 }
 
 // holder is lib's lookup for CheckLinks: a case of the id, or nil.

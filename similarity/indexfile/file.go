@@ -412,6 +412,17 @@ func (f *File) Close() {
 	}
 }
 
+// DropPages gives back the memory of the pages of a file opened by Open
+// that were read to check it: the arrays stay valid, and a page is read
+// again (from the page cache, or the file) when one of them is next used.
+// For a caller that will use a small part of the file, so that the
+// checksum of the whole does not leave all of it in the process's memory.
+func (f *File) DropPages() {
+	if f.mapped {
+		dropPages(f.data)
+	}
+}
+
 // Has reports whether the file holds section id (an optional section may
 // be absent).
 func (f *File) Has(id ID) bool {

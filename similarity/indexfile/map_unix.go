@@ -33,3 +33,8 @@ func mapFile(path string) ([]byte, error) {
 
 // unmap releases a mapping of a file that was not used.
 func unmap(data []byte) { syscall.Munmap(data) }
+
+// dropPages tells the kernel that the process no longer needs the pages of
+// a mapping it has read: they leave its resident memory and are read again
+// (from the page cache, or the file) when next touched.
+func dropPages(data []byte) { syscall.Madvise(data, syscall.MADV_DONTNEED) }
