@@ -53,6 +53,7 @@ type Builder struct {
 	// each batch's prints (scratch).
 	prev      *Index
 	all       []analyzed
+	wasReused []bool // of each case so far
 	pending   []Document
 	pendingAt []int
 	freshAt   []int
@@ -124,8 +125,8 @@ func (b *Builder) Add(c *caselib.Case) error {
 // by their content prints, which the index file keeps too), rather than
 // analyze it again. The index it returns is the one a Builder without Reuse
 // returns: the same scores, byte for byte, since everything that depends
-// on the whole library is computed afresh; only the spelling shown for a
-// term in explanations may differ (as with [Index.Reindex]). A server that
+// on the whole library is computed afresh, and the same spelling of each
+// term in explanations (surfaces.go). A server that
 // reloads a library it indexed as a stream so analyzes only the cases that
 // changed: analysis is most of a build. prev is only read, and may go on
 // serving.
@@ -210,11 +211,13 @@ func (b *Builder) sortOut(batch []*caselib.Case, docs []Document) {
 	for i, c := range batch {
 		if j, ok := b.prev.Lookup(c.ID); ok && b.prev.docs[j].print == prints[i] {
 			b.all = append(b.all, b.prev.docs[j]) // read-only, so shared
+			b.wasReused = append(b.wasReused, true)
 			b.entries += int(b.prev.docs[j].n)
 			b.reused++
 			continue
 		}
 		b.all = append(b.all, analyzed{})
+		b.wasReused = append(b.wasReused, false)
 		b.pending = append(b.pending, docs[i])
 		b.pendingAt = append(b.pendingAt, first+i)
 		if len(b.pending) == streamBatch {
@@ -265,15 +268,28 @@ func (b *Builder) Index(load func(i int) (*caselib.Case, error)) (*Index, [32]by
 	b.flush()
 	b.waitSum()
 	ix := b.ix
-	if b.prev != nil {
+	// fix, after a build that reused prev's analysis, spells the terms as
+	// a fresh build does (surfaces.go).
+	fix := func() error { return nil }
+	if prev := b.prev; prev != nil {
 		b.analyzePending()
 		// Reused entries are by prev's raw term ids, so the vocabulary
 		// goes on from prev's.
-		ix.voc = b.prev.voc.copy()
+		ix.voc = reuseVocabulary(prev.voc)
 		for k, a := range b.analysis.finish(ix.voc) {
 			b.all[b.freshAt[k]] = a
 		}
 		ix.docs = b.all
+		moved := movedFrom(prev.ids, ix.byID, b.wasReused)
+		read := func(i int) (*Document, error) {
+			c, err := load(i)
+			if err != nil {
+				return nil, err
+			}
+			d := NewDocument(c)
+			return &d, nil
+		}
+		fix = func() error { return ix.fixSurfaces(prev.voc, moved, read) }
 	} else {
 		ix.docs = b.analysis.finish(ix.voc)
 	}
@@ -283,6 +299,9 @@ func (b *Builder) Index(load func(i int) (*caselib.Case, error)) (*Index, [32]by
 	sum := sumOfParts(b.n, b.sums)
 	*b = Builder{err: errors.New("similarity: Builder used after Index"), reused: b.reused}
 	ix.reweigh()
+	if err := fix(); err != nil {
+		return nil, [32]byte{}, err
+	}
 	return ix, sum, nil
 }
 

@@ -300,6 +300,7 @@ func BenchmarkBuilder(b *testing.B) {
 func TestBuilderReuseEqualsBuild(t *testing.T) {
 	t.Parallel()
 	lib := synthLibrary(2*streamBatch+streamBatch/2+300, 7)
+	spellVariously(lib)
 	old := lib[:2*streamBatch]
 	cfg := DefaultConfig()
 	built, sum := buildStream(t, old, cfg)
@@ -367,6 +368,7 @@ func TestBuilderReuseEqualsBuild(t *testing.T) {
 		if reused != wantReused {
 			t.Errorf("%s: %d cases' analysis reused, want %d", name, reused, wantReused)
 		}
+		sameSurfaces(t, re, fresh)
 		if got := answers(re); got != want {
 			t.Errorf("%s: relate or dupes differ from a fresh build:\nreused %.300s\nfresh  %.300s", name, got, want)
 		}
@@ -392,5 +394,37 @@ func TestBuilderReuseEqualsBuild(t *testing.T) {
 	}
 	if b, _ := NewBuilder(cfg, nil); b.Reuse(small) {
 		t.Error("Reuse took a vocabulary of more unused terms than Reindex allows")
+	}
+}
+
+// spellVariously writes the titles of every third case in capitals, so
+// that a term's spelling depends on which case has it first.
+func spellVariously(cases []*caselib.Case) {
+	for i, c := range cases {
+		if i%3 == 0 {
+			c.Title.EN = strings.ToUpper(c.Title.EN)
+		}
+	}
+}
+
+// sameSurfaces fails the test unless a spells every term as b does (as the
+// first case that has it writes it), which explanations and typo
+// corrections show.
+func sameSurfaces(t *testing.T, a, b *Index) {
+	t.Helper()
+	if len(a.craw) != len(b.craw) {
+		t.Fatalf("%d terms in use, want %d", len(a.craw), len(b.craw))
+	}
+	bad := 0
+	for c := range a.craw {
+		ta, tb := a.voc.terms[a.craw[c]], b.voc.terms[b.craw[c]]
+		if sa, sb := a.surfaceOf(uint32(c)), b.surfaceOf(uint32(c)); ta != tb || sa != sb {
+			if bad++; bad <= 3 {
+				t.Errorf("term %d: %q spelled %q, want %q spelled %q", c, ta, sa, tb, sb)
+			}
+		}
+	}
+	if bad > 3 {
+		t.Errorf("%d terms in all spelled otherwise", bad)
 	}
 }

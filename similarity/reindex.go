@@ -17,8 +17,8 @@ import (
 //
 // Everything that depends on the whole library is recomputed: document
 // frequencies and so idf, the pivot of length normalization, every case
-// vector and the postings. Only the spelling chosen to show a term in
-// explanations may differ from a fresh build when cases moved or went.
+// vector and the postings; and each term's spelling in explanations, that
+// of the first case that has it (surfaces.go).
 func (ix *Index) Reindex(docs []Document) (*Index, error) {
 	if len(ix.voc.terms) > 2*len(ix.craw)+staleTerms || ix.lazy != nil {
 		// An index opened without its documents has none to compare.
@@ -26,15 +26,17 @@ func (ix *Index) Reindex(docs []Document) (*Index, error) {
 		// they outnumber the live ones, start afresh.
 		return Build(docs, ix.cfg)
 	}
-	nx := &Index{cfg: ix.cfg, pasteViews: ix.pasteViews, an: ix.an, voc: ix.voc.copy()}
+	nx := &Index{cfg: ix.cfg, pasteViews: ix.pasteViews, an: ix.an, voc: reuseVocabulary(ix.voc)}
 	if err := nx.setDocuments(docs); err != nil {
 		return nil, err
 	}
 	var fresh []Document
 	var slots []int // position in nx of each fresh document
+	reused := make([]bool, len(docs))
 	for i, d := range docs {
 		if j, ok := ix.byID[d.Case.ID]; ok && sameContent(ix.document(j), &d) {
 			nx.docs[i] = ix.docs[j] // read-only from here on, so shared
+			reused[i] = true
 			continue
 		}
 		fresh = append(fresh, d)
@@ -43,8 +45,12 @@ func (ix *Index) Reindex(docs []Document) (*Index, error) {
 	for i, a := range analyzeDocs(nx.an, nx.voc, len(fresh), func(i int) *Document { return &fresh[i] }, slots, nil) {
 		nx.docs[slots[i]] = a
 	}
+	moved := movedFrom(ix.ids, nx.byID, reused)
 	nx.keepOwn(docs)
 	nx.reweigh()
+	if err := nx.fixSurfaces(ix.voc, moved, func(i int) (*Document, error) { return &docs[i], nil }); err != nil {
+		return nil, err
+	}
 	return nx, nil
 }
 

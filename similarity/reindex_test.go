@@ -13,6 +13,7 @@ import (
 func TestReindexEqualsBuild(t *testing.T) {
 	t.Parallel()
 	lib := synthLibrary(300, 11)
+	spellVariously(lib)
 	ix, err := BuildCases(lib[:250], DefaultConfig())
 	if err != nil {
 		t.Fatal(err)
@@ -49,6 +50,7 @@ func TestReindexEqualsBuild(t *testing.T) {
 	if re.Len() != fresh.Len() || re.Len() != 298 {
 		t.Fatalf("reindexed index has %d cases, rebuilt %d, want 298", re.Len(), fresh.Len())
 	}
+	sameSurfaces(t, re, fresh)
 	if got, want := fmt.Sprint(re.AllRelated(5, 0, nil)), fmt.Sprint(fresh.AllRelated(5, 0, nil)); got != want {
 		t.Errorf("relate differs after Reindex:\nreindexed %.300s\nrebuilt   %.300s", got, want)
 	}

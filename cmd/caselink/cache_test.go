@@ -185,7 +185,7 @@ func TestCacheRebuilds(t *testing.T) {
 		}
 		return path, strings.SplitN(rest, " (", 2)[0]
 	}
-	match := []string{"--json", "--top", "10", "--min-score", "0", "--cases", lib, "pool exhausted database"}
+	match := []string{"--json", "--explain", "--top", "10", "--min-score", "0", "--cases", lib, "pool exhausted database"}
 	check := func(what string) {
 		t.Helper()
 		got := runCached(t, append([]string{"match"}, match...)...)
