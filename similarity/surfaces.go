@@ -32,19 +32,22 @@ func reuseVocabulary(prev *vocabulary) *vocabulary {
 // fixSurfaces sets the spelling and first case of every term of ix.voc,
 // made by reuseVocabulary from prev and then by interning the fresh cases,
 // to those of a fresh build; ix is weighed (firstCases reads its
-// postings). moved gives the new position of prev's
-// case at position p when that case was reused (its analysis taken
-// unchanged), else −1; read gives the document of the case at a new
-// position, for the few reused cases that must be tokenized again.
+// postings). moved gives the new position of prev's case at position p
+// when that case was reused (its analysis taken unchanged), else −1; read
+// gives the document of the case at a new position, for the few reused
+// cases that must be tokenized again.
 func (ix *Index) fixSurfaces(prev *vocabulary, moved func(p int) int, read func(i int) (*Document, error)) error {
 	voc := ix.voc
 	first := ix.firstCases()
 	need := map[int][]uint32{} // reused case → terms it is the first to have
 	for r, f := range first {
 		switch {
-		case f < 0: // no case has it any more
+		case f < 0: // no case has it any more: what prev said, if anything
 			if voc.firstDoc[r] == math.MaxInt {
-				voc.firstDoc[r] = prev.firstDoc[r]
+				voc.firstDoc[r] = 0
+				if r < len(prev.firstDoc) {
+					voc.firstDoc[r] = prev.firstDoc[r]
+				}
 			}
 		case voc.firstDoc[r] == int(f): // a fresh case, interned so
 		case r < len(prev.terms) && moved(prev.firstDoc[r]) == int(f):
