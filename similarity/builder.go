@@ -53,7 +53,6 @@ type Builder struct {
 	// each batch's prints (scratch).
 	prev      *Index
 	all       []analyzed
-	wasReused []bool // of each case so far
 	pending   []Document
 	pendingAt []int
 	freshAt   []int
@@ -211,13 +210,11 @@ func (b *Builder) sortOut(batch []*caselib.Case, docs []Document) {
 	for i, c := range batch {
 		if j, ok := b.prev.Lookup(c.ID); ok && b.prev.docs[j].print == prints[i] {
 			b.all = append(b.all, b.prev.docs[j]) // read-only, so shared
-			b.wasReused = append(b.wasReused, true)
 			b.entries += int(b.prev.docs[j].n)
 			b.reused++
 			continue
 		}
 		b.all = append(b.all, analyzed{})
-		b.wasReused = append(b.wasReused, false)
 		b.pending = append(b.pending, docs[i])
 		b.pendingAt = append(b.pendingAt, first+i)
 		if len(b.pending) == streamBatch {
@@ -276,11 +273,16 @@ func (b *Builder) Index(load func(i int) (*caselib.Case, error)) (*Index, [32]by
 		// Reused entries are by prev's raw term ids, so the vocabulary
 		// goes on from prev's.
 		ix.voc = reuseVocabulary(prev.voc)
+		reused := make([]bool, b.n)
+		for i := range reused {
+			reused[i] = true
+		}
 		for k, a := range b.analysis.finish(ix.voc) {
 			b.all[b.freshAt[k]] = a
+			reused[b.freshAt[k]] = false
 		}
 		ix.docs = b.all
-		moved := movedFrom(prev.ids, ix.byID, b.wasReused)
+		moved := movedFrom(prev.ids, ix.byID, reused)
 		read := func(i int) (*Document, error) {
 			c, err := load(i)
 			if err != nil {
