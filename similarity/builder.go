@@ -264,11 +264,11 @@ func (b *Builder) Index(load func(i int) (*caselib.Case, error)) (*Index, [32]by
 	}
 	b.flush()
 	b.waitSum()
-	ix := b.ix
+	ix, prev := b.ix, b.prev
 	// fix, after a build that reused prev's analysis, spells the terms as
 	// a fresh build does (surfaces.go).
 	fix := func() error { return nil }
-	if prev := b.prev; prev != nil {
+	if prev != nil {
 		b.analyzePending()
 		// Reused entries are by prev's raw term ids, so the vocabulary
 		// goes on from prev's.
@@ -303,6 +303,9 @@ func (b *Builder) Index(load func(i int) (*caselib.Case, error)) (*Index, [32]by
 	ix.reweigh()
 	if err := fix(); err != nil {
 		return nil, [32]byte{}, err
+	}
+	if prev != nil {
+		ix.hold(prev)
 	}
 	return ix, sum, nil
 }

@@ -375,6 +375,9 @@ func openCacheFile(path string, key [32]byte, cfg Config, docs []Document, setup
 		f.Close()
 		return nil, err
 	}
+	m := &mapping{f: f}
+	m.refs.Store(1)
+	ix.maps = []*mapping{m}
 	if file != nil {
 		*file = f
 	}

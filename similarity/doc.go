@@ -134,6 +134,14 @@
 // changed, told by a print of each case's content that the index and its
 // file keep: what Reindex is to an index that holds its cases.
 //
+// An index opened from a file reads its arrays and strings from the
+// file's mapping, and one built from its analysis (Reindex, Builder.Reuse)
+// points into that mapping too. [Index.Close] gives the file back once no
+// open index points into it: for a program that replaces its index while it
+// runs (a server's reload), where each replaced file, renamed over on disk,
+// would otherwise stay mapped, with its disk space and pages, for the life
+// of the process.
+//
 // [Index] keeps the vectors of all cases in contiguous arrays and an inverted
 // index from (term, view) to postings. Top-k is exact, and pruning never
 // changes a result. Case-to-case searches (relate, dupes, the second stage

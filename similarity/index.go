@@ -85,6 +85,11 @@ type Index struct {
 	opts searchOptions
 
 	fuzzy fuzzyState // the words typos are corrected to, built on first use
+
+	// maps are the index files ix points into, released by Close
+	// (mapping.go).
+	maps   []*mapping
+	closed atomic.Bool
 }
 
 // Build analyzes and indexes docs with cfg, in their order (the library

@@ -51,6 +51,7 @@ func (ix *Index) Reindex(docs []Document) (*Index, error) {
 	if err := nx.fixSurfaces(ix.voc, moved, func(i int) (*Document, error) { return &docs[i], nil }); err != nil {
 		return nil, err
 	}
+	nx.hold(ix)
 	return nx, nil
 }
 

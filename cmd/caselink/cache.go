@@ -133,6 +133,11 @@ type cached struct {
 	saveErr error
 	sum     [32]byte
 	reused  int // cases whose analysis was taken from an index before (streamIndexedFrom)
+
+	// read reads a case of a streamed library from its file, as ix
+	// does: what an index opened from the file just saved reads its cases
+	// with (serveStream).
+	read func(i int) (*caselib.Case, error)
 }
 
 // cacheable is what cachedIndex indexes: the sum its cache file is keyed by,

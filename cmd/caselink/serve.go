@@ -188,17 +188,24 @@ func (e *env) serveStream(c *cli.Context, cfg similarity.Config) func(prev *simi
 		if err != nil || !ok {
 			return serve.Streamed{}, false, nil
 		}
-		reused := r.reused
-		if r.state == cacheSaved && stampTrusted(o) {
+		if r.state == cacheSaved {
 			// The index just built lives on the heap, where the build
-			// also left garbage the runtime keeps: the file just saved
-			// gives the same index mapped, as a restarted server has it.
-			// The heap goes back first, so that the two are never held
-			// together.
+			// also left garbage the runtime keeps, and points into prev's
+			// file where it took prev's analysis: the file just saved
+			// gives the same index mapped, as a restarted server has it,
+			// read with the same reader. Not through the stamp, which a
+			// library edited a moment before its load leaves untrusted
+			// (racyWindow), as on nearly every reload. The heap goes back
+			// first, so that the two are never held together.
+			n, reused, key := r.ix.Len(), r.reused, similarity.CacheKeyOf(r.sum, cfg, cacheSalt)
+			r.ix.Close() // lets go of prev's file, which the server gives back once prev is replaced
 			r.ix = nil
 			debug.FreeOSMemory()
-			if ix, _, ok := openLazy(o, cfg); ok {
+			ix, err := similarity.OpenCacheLazy(r.path, key, cfg, r.read)
+			if err == nil && ix.Len() == n {
 				return serve.Streamed{Index: ix, Warnings: serveWarnings(notes), Reused: reused}, true, nil
+			} else if err == nil {
+				ix.Close()
 			}
 			if r, notes, ok, err = e.streamIndexedFrom(c, cfg, prev); err != nil || !ok {
 				return serve.Streamed{}, false, nil
@@ -206,18 +213,6 @@ func (e *env) serveStream(c *cli.Context, cfg similarity.Config) func(prev *simi
 		}
 		return serve.Streamed{Index: r.ix, Warnings: serveWarnings(notes), Reused: r.reused}, true, nil
 	}
-}
-
-// stampTrusted reports whether openLazy would open the index of the
-// library named by o from its cache file: its stamp says the files are
-// unchanged.
-func stampTrusted(o stampOptions) bool {
-	idx := cacheFile(o.paths)
-	if idx == "" {
-		return false
-	}
-	st, err := readStamp(stampPath(idx))
-	return err == nil && st.matches(o, caselib.FileStamps(o.paths))
 }
 
 // serveWarnings returns the warnings of a streamed load as the server

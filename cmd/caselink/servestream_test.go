@@ -8,6 +8,7 @@ import (
 	"net/http/httptest"
 	"os"
 	"path/filepath"
+	"runtime"
 	"strings"
 	"testing"
 
@@ -211,7 +212,8 @@ func TestServeStreamedReloadPicksUpEdit(t *testing.T) {
 // text changed, says so in its log, and answers as a whole load of the
 // edited library.
 func TestServeStreamedReloadAnalyzesOnlyChanges(t *testing.T) {
-	t.Setenv("XDG_CACHE_HOME", t.TempDir())
+	cache := t.TempDir()
+	t.Setenv("XDG_CACHE_HOME", cache)
 	lib := streamedLibrary(t)
 	opts := serveOptionsOf(t, "--cases", lib)
 	var log bytes.Buffer
@@ -237,6 +239,29 @@ func TestServeStreamedReloadAnalyzesOnlyChanges(t *testing.T) {
 	if want := fmt.Sprintf("reloaded %d cases", before+1); !strings.Contains(log.String(), want) ||
 		!strings.Contains(log.String(), fmt.Sprintf("(2 analyzed, %d unchanged)", before-1)) {
 		t.Errorf("log after a reload that changed one case and added one:\n%s\nwant %q and (2 analyzed, %d unchanged)", log.String(), want, before-1)
+	}
+	// The server answers from the index file the reload saved, mapped as
+	// at a start, not from the index it built on the heap; the file it
+	// replaced is given back (a library edited a moment before its
+	// reload, as here, leaves its stamp untrusted).
+	if runtime.GOOS == "linux" {
+		maps, err := os.ReadFile("/proc/self/maps")
+		if err != nil {
+			t.Fatal(err)
+		}
+		var live, replaced int
+		for line := range strings.Lines(string(maps)) {
+			if strings.Contains(line, cache) {
+				if strings.HasSuffix(strings.TrimSpace(line), "(deleted)") {
+					replaced++
+				} else {
+					live++
+				}
+			}
+		}
+		if live == 0 || replaced > 0 {
+			t.Errorf("after a reload the process maps %d index files in the cache and %d replaced ones; want the one saved, and none replaced", live, replaced)
+		}
 	}
 	// A change of related lists only (relate --write) indexes nothing: the
 	// cache file the reload saved holds the library already.

@@ -147,7 +147,11 @@ func (e *env) streamIndexedFrom(c *cli.Context, cfg similarity.Config, prev *sim
 		return r, "", false, usageError{err}
 	}
 	if prev == nil && r.path != "" {
-		prev = staleIndex(r.path, cfg)
+		if prev = staleIndex(r.path, cfg); prev != nil {
+			// The index built from it keeps the file it needs open
+			// (similarity.Index.Close).
+			defer prev.Close()
+		}
 	}
 	if prev != nil {
 		b.Reuse(prev)
@@ -162,7 +166,7 @@ func (e *env) streamIndexedFrom(c *cli.Context, cfg similarity.Config, prev *sim
 	if err != nil {
 		return r, "", false, usageError{err}
 	}
-	r.ix, r.lib, r.sum, r.reused = ix, lib, sum, b.Reused()
+	r.ix, r.lib, r.sum, r.reused, r.read = ix, lib, sum, b.Reused(), rd.read
 	if r.path == "" {
 		return r, rec.String(), true, nil
 	}

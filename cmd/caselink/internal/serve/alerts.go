@@ -77,7 +77,7 @@ func (s *Server) apiAlerts(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	s.metrics.alerts.Add(float64(len(msg.Alerts)))
-	ix := s.cur.Load().ix
+	ix := s.snap(r).ix
 	out := api.AlertsAnswer{Alerts: make([]api.AlertHits, 0, len(msg.Alerts))}
 	for i, a := range msg.Alerts {
 		paste := alertPaste(a)

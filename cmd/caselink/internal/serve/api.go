@@ -142,7 +142,7 @@ func (s *Server) apiMatch(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	defer release()
-	ix := s.cur.Load().ix
+	ix := s.snap(r).ix
 	if err := curate.CheckPaste(ix, q.Text); err != nil {
 		writeError(w, http.StatusBadRequest, "%v", err)
 		return
@@ -170,7 +170,7 @@ func (s *Server) apiCases(w http.ResponseWriter, r *http.Request) {
 	if !ok {
 		return
 	}
-	ix := s.cur.Load().ix
+	ix := s.snap(r).ix
 	n := ix.Len()
 	out := api.CaseList{Total: n, Offset: offset, Cases: []api.CaseSummary{}}
 	for d := min(offset, n); d < min(offset+limit, n); d++ {
@@ -217,7 +217,7 @@ func (s *Server) pathCase(w http.ResponseWriter, r *http.Request) (ix *similarit
 	if lg, ok = lang(w, r); !ok {
 		return nil, 0, "", false
 	}
-	ix = s.cur.Load().ix
+	ix = s.snap(r).ix
 	if doc, ok = ix.Lookup(r.PathValue("id")); !ok {
 		writeError(w, http.StatusNotFound, "no case with id %q", r.PathValue("id"))
 	}
@@ -270,7 +270,7 @@ func (s *Server) apiDupes(w http.ResponseWriter, r *http.Request) {
 			return
 		}
 	}
-	snap := s.cur.Load()
+	snap := s.snap(r)
 	ix := snap.ix
 	all := snap.pairs(q.Threshold)
 	clusters := curate.PageClusters(ix, all, decisions, curate.DupesQuery{Threshold: q.Threshold, Pending: q.Pending}).Clusters
@@ -365,7 +365,7 @@ func (s *Server) apiDecision(w http.ResponseWriter, r *http.Request) {
 		writeError(w, http.StatusBadRequest, `"verdict" %q: want not-duplicate, duplicate or undo`, req.Verdict)
 		return
 	}
-	ix := s.cur.Load().ix
+	ix := s.snap(r).ix
 	if len(req.Pairs) > 0 {
 		s.apiClusterDecision(w, ix, req.Pairs, v)
 		return
@@ -425,7 +425,7 @@ func (s *Server) apiFeedback(w http.ResponseWriter, r *http.Request) {
 		writeError(w, http.StatusBadRequest, `"helpful" is missing: true or false`)
 		return
 	}
-	if _, ok := s.cur.Load().ix.Lookup(req.ID); !ok {
+	if _, ok := s.snap(r).ix.Lookup(req.ID); !ok {
 		writeError(w, http.StatusNotFound, `"id": no case with id %q`, req.ID)
 		return
 	}

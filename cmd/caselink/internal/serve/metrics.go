@@ -61,10 +61,14 @@ func newMetrics(s *Server) *metrics {
 	})
 	cases := prometheus.NewGaugeFunc(prometheus.GaugeOpts{
 		Name: "cases_indexed", Help: "Cases in the index now serving.",
-	}, func() float64 { return float64(s.cur.Load().ix.Len()) })
+	}, func() float64 { return float64(s.Len()) })
 	terms := prometheus.NewGaugeFunc(prometheus.GaugeOpts{
 		Name: "terms_indexed", Help: "Distinct terms in the index now serving.",
-	}, func() float64 { return float64(s.cur.Load().ix.Terms()) })
+	}, func() float64 {
+		snap := s.acquire()
+		defer snap.release()
+		return float64(snap.ix.Terms())
+	})
 	r.MustRegister(m.requests, m.latency, m.reloads, m.failed, m.lastGood, m.decisions, m.alerts, m.notified, m.pasteWaits,
 		cases, terms, collectors.NewGoCollector(), collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}))
 	for _, v := range []string{"not-duplicate", "duplicate", "undo"} {

@@ -127,7 +127,7 @@ func (s *Server) pageCase(w http.ResponseWriter, r *http.Request) {
 	if err != nil {
 		lg = "en" // a page shows itself in English rather than an error
 	}
-	ix := s.cur.Load().ix
+	ix := s.snap(r).ix
 	id := r.PathValue("id")
 	doc, ok := ix.Lookup(id)
 	if !ok {

@@ -133,6 +133,11 @@ type snapshot struct {
 	stamp    uint64 // fingerprint of the files it was loaded from (0 for the seeds)
 	reused   int    // cases whose analysis a streamed reload took from the index before
 
+	// users counts the requests reading it; once retired (replaced) its
+	// index is closed when they are done (pin.go).
+	users   atomic.Int64
+	retired atomic.Bool
+
 	// The probable duplicates at threshold dupesAt, computed on first use
 	// and again only for a lower threshold (a higher one is a filter of
 	// them, see curate.Page).
@@ -288,7 +293,7 @@ func (s *Server) reload(stamp uint64) error {
 			old.ix.Len(), old.loadedAt.Format(time.TimeOnly), err)
 		return err
 	}
-	s.cur.Store(snap)
+	s.cur.Swap(snap).retire() // closed once the requests reading it have answered (pin.go)
 	s.lastErr, s.lastErrAt = "", time.Time{}
 	s.reloads++
 	var analyzed string
@@ -342,7 +347,11 @@ func (s *Server) Watch(ctx context.Context) {
 func (s *Server) Handler() http.Handler { return s.handler }
 
 // Len returns the number of cases in the index now serving.
-func (s *Server) Len() int { return s.cur.Load().ix.Len() }
+func (s *Server) Len() int {
+	snap := s.acquire()
+	defer snap.release()
+	return snap.ix.Len()
+}
 
 // Timeouts of the HTTP server. WriteTimeout is long enough for the first
 // /api/dupes on a library of several thousand cases.
@@ -409,7 +418,8 @@ func (s *Server) Serve(ctx context.Context, ln net.Listener) error {
 
 // health returns the numbers /healthz shows.
 func (s *Server) health() api.Health {
-	snap := s.cur.Load()
+	snap := s.acquire()
+	defer snap.release()
 	h := api.Health{OK: true, Status: "ok", Cases: snap.ix.Len(), LoadedAt: snap.loadedAt.UTC().Format(time.RFC3339), Library: "embedded seeds"}
 	if len(s.opts.Paths) > 0 {
 		h.Library = strings.Join(s.opts.Paths, ", ")

@@ -227,7 +227,7 @@ func (s *Server) serviceRoutes(mux *http.ServeMux, api func(method, path string,
 // middleware wraps the routes: observed (id, log, metrics) outside, then
 // the guard (host, origin, content type, tokens), then unread.
 func (s *Server) middleware(h http.Handler) http.Handler {
-	return s.observed(s.guard(unread(h)))
+	return s.pinned(s.observed(s.guard(unread(h))))
 }
 
 // unread answers 500 with the reason when a handler reads a case that a
