@@ -12,14 +12,20 @@ import (
 	"github.com/caselink/caselink/similarity/caselib"
 )
 
-// mappedFiles reports whether the process maps the file at path (linux).
+// mappedFile reports whether the process maps the file at path (linux).
 func mappedFile(t *testing.T, path string) bool {
 	t.Helper()
 	maps, err := os.ReadFile("/proc/self/maps")
 	if err != nil {
 		t.Fatal(err)
 	}
-	return strings.Contains(string(maps), path)
+	for line := range strings.Lines(string(maps)) {
+		line = strings.TrimSuffix(strings.TrimSuffix(line, "\n"), " (deleted)")
+		if strings.HasSuffix(line, " "+path) {
+			return true
+		}
+	}
+	return false
 }
 
 // TestCloseGivesBackTheFile: an index built from the analysis of one

@@ -2,11 +2,15 @@ package serve
 
 import (
 	"fmt"
+	"net/http"
 	"os"
 	"path/filepath"
 	"runtime"
 	"strings"
+	"sync"
 	"testing"
+
+	"github.com/caselink/caselink/cmd/caselink/internal/api"
 
 	"github.com/caselink/caselink/similarity"
 	"github.com/caselink/caselink/similarity/caselib"
@@ -19,7 +23,13 @@ func mapped(t *testing.T, path string) bool {
 	if err != nil {
 		t.Fatal(err)
 	}
-	return strings.Contains(string(maps), path)
+	for line := range strings.Lines(string(maps)) {
+		line = strings.TrimSuffix(strings.TrimSuffix(line, "\n"), " (deleted)")
+		if strings.HasSuffix(line, " "+path) {
+			return true
+		}
+	}
+	return false
 }
 
 // A streamed server's reload replaces an index opened from a file that the
@@ -30,33 +40,8 @@ func TestReloadGivesBackReplacedIndexFiles(t *testing.T) {
 	if runtime.GOOS != "linux" {
 		t.Skip("reads /proc/self/maps")
 	}
-	dir, files := t.TempDir(), t.TempDir()
-	copySeeds(t, dir)
-	cfg := similarity.DefaultConfig()
 	var saved []string
-	opts := testOptions(dir)
-	opts.Stream = func(prev *similarity.Index) (Streamed, bool, error) {
-		lib, err := caselib.Load([]string{dir}, caselib.LoadOptions{})
-		if err != nil {
-			return Streamed{}, false, err
-		}
-		built, err := similarity.BuildCases(lib.Cases, cfg)
-		if err != nil {
-			return Streamed{}, false, err
-		}
-		key := similarity.CacheKeyOf(similarity.DocsSum(similarity.Documents(lib.Cases)), cfg, "test")
-		path := filepath.Join(files, fmt.Sprintf("index-%d", len(saved)))
-		if err := built.SaveCache(path, key); err != nil {
-			return Streamed{}, false, err
-		}
-		ix, err := similarity.OpenCacheLazy(path, key, cfg, func(i int) (*caselib.Case, error) { return lib.Cases[i], nil })
-		if err != nil {
-			return Streamed{}, false, err
-		}
-		saved = append(saved, path)
-		return Streamed{Index: ix}, true, os.Remove(path) // as the next save's rename over it does
-	}
-	s, ts := newTestServer(t, opts)
+	s, ts := newTestServer(t, fileIndexOptions(t, &saved))
 
 	request := s.acquire() // a request in flight across the reload
 	if err := s.Reload(); err != nil {
@@ -83,5 +68,93 @@ func TestReloadGivesBackReplacedIndexFiles(t *testing.T) {
 	}
 	for range 3 { // requests' releases leave the serving index open
 		checkMatch(t, ts.URL)
+	}
+}
+
+// fileIndexOptions are the options of a server of the seeds whose every
+// load saves its index to a file of its own and serves it opened from
+// there, as the CLI's streaming build does; saved lists the files, each
+// removed once opened, as the next save's rename over it does.
+func fileIndexOptions(t *testing.T, saved *[]string) Options {
+	dir, files := t.TempDir(), t.TempDir()
+	copySeeds(t, dir)
+	cfg := similarity.DefaultConfig()
+	var mu sync.Mutex
+	opts := testOptions(dir)
+	opts.Stream = func(prev *similarity.Index) (Streamed, bool, error) {
+		lib, err := caselib.Load([]string{dir}, caselib.LoadOptions{})
+		if err != nil {
+			return Streamed{}, false, err
+		}
+		built, err := similarity.BuildCases(lib.Cases, cfg)
+		if err != nil {
+			return Streamed{}, false, err
+		}
+		key := similarity.CacheKeyOf(similarity.DocsSum(similarity.Documents(lib.Cases)), cfg, "test")
+		mu.Lock()
+		path := filepath.Join(files, fmt.Sprintf("index-%d", len(*saved)))
+		*saved = append(*saved, path)
+		mu.Unlock()
+		if err := built.SaveCache(path, key); err != nil {
+			return Streamed{}, false, err
+		}
+		ix, err := similarity.OpenCacheLazy(path, key, cfg, func(i int) (*caselib.Case, error) { return lib.Cases[i], nil })
+		if err != nil {
+			return Streamed{}, false, err
+		}
+		return Streamed{Index: ix}, true, os.Remove(path)
+	}
+	return opts
+}
+
+// Requests answer while reloads replace the index under them, each
+// reading the index it started on to the end, and the replaced files are
+// all given back once the requests are done.
+func TestRequestsAcrossReloads(t *testing.T) {
+	if runtime.GOOS != "linux" {
+		t.Skip("reads /proc/self/maps")
+	}
+	var saved []string
+	s, ts := newTestServer(t, fileIndexOptions(t, &saved))
+	stop := make(chan struct{})
+	var wg sync.WaitGroup
+	errs := make(chan error, 4)
+	for range 4 {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for {
+				select {
+				case <-stop:
+					return
+				default:
+				}
+				var got api.HitList
+				resp, err := tryDo(http.DefaultClient, "POST", ts.URL+"/api/match", matchBody(onCallPaste, 3), &got)
+				if err == nil && (resp.StatusCode != 200 || len(got.Hits) == 0 || got.Hits[0].ID != "IL-0191") {
+					err = fmt.Errorf("status %d, hits %+v", resp.StatusCode, got.Hits)
+				}
+				if err != nil {
+					errs <- err
+					return
+				}
+			}
+		}()
+	}
+	for range 10 {
+		if err := s.Reload(); err != nil {
+			t.Fatal(err)
+		}
+	}
+	close(stop)
+	wg.Wait()
+	close(errs)
+	for err := range errs {
+		t.Errorf("a request during the reloads: %v", err)
+	}
+	for _, path := range saved[:len(saved)-1] {
+		if mapped(t, path) {
+			t.Errorf("%s, replaced, is still mapped after the requests answered", filepath.Base(path))
+		}
 	}
 }
