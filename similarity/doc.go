@@ -124,7 +124,10 @@
 //     reads every case once (and panics with the *CaseError of one that
 //     cannot be read), and Reindex builds afresh; saved again, it writes
 //     the file it was opened from. It is for a command that prints a few
-//     hits of an unchanged library (caselink match, dupes).
+//     hits of an unchanged library (caselink match, dupes). When the
+//     library's files are written again with the same documents (only
+//     related lists changed), [Index.Reread] gives it the reader of the
+//     files as they now are.
 //
 // A [Builder] builds an index of the last kind from cases given one at a
 // time (read by caselib.Stream), analyzing and dropping them as they come,

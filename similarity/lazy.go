@@ -113,6 +113,30 @@ func OpenCacheForReuse(path string, key [32]byte, cfg Config) (*Index, error) {
 	return ix, nil
 }
 
+// Reread makes an index that does not hold its cases read them through
+// load from now on, forgetting those read so far and what it made of
+// them (dupes' same-event evidence): for a library whose files were
+// written again with the same [Documents] (only related lists changed,
+// say), so that its index need not be opened or built again. load(i) must
+// return the case at position i of the library as it now is. Searches
+// running meanwhile go on; a case they read comes through the old load
+// or the new. An index that holds its cases has no reader to change:
+// Reread panics.
+func (ix *Index) Reread(load func(i int) (*caselib.Case, error)) {
+	l := ix.lazy
+	if l == nil {
+		panic("similarity: Reread of an index that holds its cases")
+	}
+	l.mu.Lock()
+	l.load = load
+	clear(l.got)
+	l.read, l.next = l.read[:0], 0
+	l.mu.Unlock()
+	ix.evMu.Lock()
+	ix.ev.Store(nil)
+	ix.evMu.Unlock()
+}
+
 // CaseError is a case an index opened by OpenCacheLazy could not read
 // again: its file changed since the index was saved, or cannot be read. A
 // caller that printed nothing yet opens the index with its cases instead.
@@ -209,8 +233,13 @@ func (l *lazyCases) get(ix *Index, i int) (*caselib.Case, error) {
 
 // read1 reads case i from its file, keeping nothing: the case, or a
 // *CaseError when it cannot be read or is not the case the index has there.
+// The caller holds l.mu, or passes the loader it took under it.
 func (l *lazyCases) read1(ix *Index, i int) (*caselib.Case, error) {
-	c, err := l.load(i)
+	return read1(ix, l.load, i)
+}
+
+func read1(ix *Index, load func(i int) (*caselib.Case, error), i int) (*caselib.Case, error) {
+	c, err := load(i)
 	if err == nil && c.ID != ix.ids[i] {
 		err = fmt.Errorf("%s: case %q where the index has %q: %w", c.Loc, c.ID, ix.ids[i], caselib.ErrChanged)
 	}
@@ -256,8 +285,11 @@ func (ix *Index) eachCase(f func(i int, c *caselib.Case)) {
 		}
 		return
 	}
+	ix.lazy.mu.Lock()
+	load := ix.lazy.load
+	ix.lazy.mu.Unlock()
 	for i := range ix.cases {
-		c, err := ix.lazy.read1(ix, i)
+		c, err := read1(ix, load, i)
 		if err != nil {
 			panic(err)
 		}

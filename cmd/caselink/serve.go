@@ -174,17 +174,32 @@ func reloadTokensOnHUP(srv *serve.Server, path string) (stop func()) {
 // left to the whole load (ok false), whose error the server has always
 // given.
 func (e *env) serveStream(c *cli.Context, cfg similarity.Config) func(prev *similarity.Index) (serve.Streamed, bool, error) {
+	var last served // the index last given to the server (calls never overlap)
 	return func(prev *similarity.Index) (serve.Streamed, bool, error) {
 		o, err := stampOptionsOf(c)
 		if err != nil {
 			return serve.Streamed{}, false, nil
 		}
+		from := served{ix: prev}
+		if prev != nil && prev == last.ix {
+			from = last
+		}
 		if !c.Bool("no-cache") {
-			if ix, notes, ok := openLazy(o, cfg); ok {
-				return serve.Streamed{Index: ix, Warnings: serveWarnings(notes)}, true, nil
+			if st, idx, ok := trustedStamp(o); ok {
+				if from.known && st.Sum == from.sum && !prev.HoldsCases() && prev.Len() == len(st.Spans) {
+					// The documents are those of the index serving (a
+					// library whose related lists changed): it reads its
+					// cases anew rather than open its file again.
+					prev.Reread((&caseReader{st: st}).read)
+					return serve.Streamed{Index: prev, Warnings: serveWarnings(st.Notes)}, true, nil
+				}
+				if ix, ok := openStamped(st, idx, cfg); ok {
+					last = served{ix: ix, sum: st.Sum, known: true}
+					return serve.Streamed{Index: ix, Warnings: serveWarnings(st.Notes)}, true, nil
+				}
 			}
 		}
-		r, notes, ok, err := e.streamIndexedFrom(c, cfg, prev) // stream.go
+		r, notes, ok, err := e.streamIndexedFrom(c, cfg, from) // stream.go
 		if err != nil || !ok {
 			return serve.Streamed{}, false, nil
 		}
@@ -203,14 +218,16 @@ func (e *env) serveStream(c *cli.Context, cfg similarity.Config) func(prev *simi
 			debug.FreeOSMemory()
 			ix, err := similarity.OpenCacheLazy(r.path, key, cfg, r.read)
 			if err == nil && ix.Len() == n {
+				last = served{ix: ix, sum: r.sum, known: true}
 				return serve.Streamed{Index: ix, Warnings: serveWarnings(notes), Reused: reused}, true, nil
 			} else if err == nil {
 				ix.Close()
 			}
-			if r, notes, ok, err = e.streamIndexedFrom(c, cfg, prev); err != nil || !ok {
+			if r, notes, ok, err = e.streamIndexedFrom(c, cfg, from); err != nil || !ok {
 				return serve.Streamed{}, false, nil
 			}
 		}
+		last = served{ix: r.ix, sum: r.sum, known: true}
 		return serve.Streamed{Index: r.ix, Warnings: serveWarnings(notes), Reused: r.reused}, true, nil
 	}
 }

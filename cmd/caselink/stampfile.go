@@ -169,7 +169,37 @@ func (r *caseReader) open(n uint32, name string) (readerAt, error) {
 // unchanged: it returns the index and the notes loading would print, or
 // ok false when the library must be read.
 func openLazy(o stampOptions, cfg similarity.Config) (ix *similarity.Index, notes string, ok bool) {
-	idx := cacheFile(o.paths)
+	st, idx, ok := trustedStamp(o)
+	if !ok {
+		return nil, "", false
+	}
+	if ix, ok = openStamped(st, idx, cfg); !ok {
+		return nil, "", false
+	}
+	return ix, st.Notes, true
+}
+
+// openStamped opens the cache file idx of the library st stamps, reading
+// its cases through st.
+func openStamped(st *libStamp, idx string, cfg similarity.Config) (*similarity.Index, bool) {
+	r := &caseReader{st: st}
+	ix, err := similarity.OpenCacheLazy(idx, similarity.CacheKeyOf(st.Sum, cfg, cacheSalt), cfg, r.read)
+	if err != nil {
+		return nil, false
+	}
+	if ix.Len() != len(st.Spans) {
+		ix.Close()
+		return nil, false
+	}
+	lazyOpens.Add(1)
+	touchCache(idx)
+	return ix, true
+}
+
+// trustedStamp returns the stamp of the library named by o, and the path
+// of its cache file, when the stamp says the library is unchanged since.
+func trustedStamp(o stampOptions) (st *libStamp, idx string, ok bool) {
+	idx = cacheFile(o.paths)
 	if idx == "" || slices.Contains(o.paths, "-") || isTableLibrary(o.paths) {
 		return nil, "", false
 	}
@@ -177,14 +207,7 @@ func openLazy(o stampOptions, cfg similarity.Config) (ix *similarity.Index, note
 	if err != nil || !st.matches(o, caselib.FileStamps(o.paths)) {
 		return nil, "", false
 	}
-	r := &caseReader{st: st}
-	ix, err = similarity.OpenCacheLazy(idx, similarity.CacheKeyOf(st.Sum, cfg, cacheSalt), cfg, r.read)
-	if err != nil || ix.Len() != len(st.Spans) {
-		return nil, "", false
-	}
-	lazyOpens.Add(1)
-	touchCache(idx)
-	return ix, st.Notes, true
+	return st, idx, true
 }
 
 // recordStamp writes the stamp of lib (loaded with o, its files stamped as

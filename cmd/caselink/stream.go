@@ -81,13 +81,25 @@ func (e *env) streamLibrary(c *cli.Context, o stampOptions, each func(*caselib.C
 // indexed together, and the index saved. A file of the library before it
 // changed lends its analysis of the cases that did not (staleIndex).
 func (e *env) streamIndexed(c *cli.Context, cfg similarity.Config) (r cached, notes string, ok bool, err error) {
-	return e.streamIndexedFrom(c, cfg, nil)
+	return e.streamIndexedFrom(c, cfg, served{})
 }
 
-// streamIndexedFrom is streamIndexed that, when it indexes, takes prev's
-// analysis of the cases that did not change since prev was built (a
-// server's reload: similarity.Builder.Reuse); prev may be nil.
-func (e *env) streamIndexedFrom(c *cli.Context, cfg similarity.Config, prev *similarity.Index) (r cached, notes string, ok bool, err error) {
+// served is the index a server serves, and when known the sum of the
+// documents it was made from (serveStream).
+type served struct {
+	ix    *similarity.Index
+	sum   [32]byte
+	known bool
+}
+
+// streamIndexedFrom is streamIndexed for a server's reload: when it
+// indexes, it takes from.ix's analysis of the cases that did not change
+// since from.ix was built (similarity.Builder.Reuse); when the library's
+// documents still sum to from.sum (only related lists changed, say), it
+// gives from.ix back, reading its cases anew (similarity.Index.Reread),
+// rather than open the same file again beside it. from may be zero.
+func (e *env) streamIndexedFrom(c *cli.Context, cfg similarity.Config, from served) (r cached, notes string, ok bool, err error) {
+	prev := from.ix
 	o, err := stampOptionsOf(c)
 	if err != nil || !streamable(o.paths) {
 		return r, "", false, err
@@ -134,6 +146,13 @@ func (e *env) streamIndexedFrom(c *cli.Context, cfg similarity.Config, prev *sim
 		}
 		r.sum = sum.Sum()
 		rd := &caseReader{st: st}
+		if from.known && r.sum == from.sum && !prev.HoldsCases() && prev.Len() == len(st.Spans) {
+			prev.Reread(rd.read)
+			r.ix, r.lib, r.state = prev, lib, cacheUsed
+			touchCache(r.path)
+			recordStamp(r.path, o, taken, before, lib, r.sum, rec.String())
+			return r, rec.String(), true, nil
+		}
 		if ix, err := similarity.OpenCacheLazy(r.path, similarity.CacheKeyOf(r.sum, cfg, cacheSalt), cfg, rd.read); err == nil {
 			r.ix, r.lib, r.state = ix, lib, cacheUsed
 			touchCache(r.path)

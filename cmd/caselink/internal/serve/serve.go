@@ -63,7 +63,11 @@ type Options struct {
 	// loaded whole. A reload of a library opened so streams it again,
 	// given the index serving (prev, nil on the first load), whose
 	// analysis of the cases that did not change it may reuse
-	// (similarity.Builder.Reuse).
+	// (similarity.Builder.Reuse). It may return prev itself, when the
+	// library's documents did not change (its related lists did): the
+	// server then goes on with it rather than close it. An index it no
+	// longer returns is closed (similarity.Index.Close) once the requests
+	// reading it have answered.
 	Stream func(prev *similarity.Index) (s Streamed, ok bool, err error)
 
 	// PollInterval is how often the library's files are checked for
@@ -132,6 +136,7 @@ type snapshot struct {
 	loadedAt time.Time
 	stamp    uint64 // fingerprint of the files it was loaded from (0 for the seeds)
 	reused   int    // cases whose analysis a streamed reload took from the index before
+	kept     bool   // a streamed reload kept the index before: no text or tags changed
 
 	// users counts the requests reading it; once retired (replaced) its
 	// index is closed when they are done (pin.go).
@@ -211,7 +216,7 @@ func (s *Server) load(stamp uint64) (*snapshot, error) {
 		}
 		if ok {
 			io.WriteString(s.log.Writer(), st.Warnings)
-			return &snapshot{ix: st.Index, loadedAt: time.Now(), stamp: stamp, reused: st.Reused}, nil
+			return &snapshot{ix: st.Index, loadedAt: time.Now(), stamp: stamp, reused: st.Reused, kept: before != nil && st.Index == before}, nil
 		}
 	}
 	var lib *caselib.Library
@@ -293,11 +298,15 @@ func (s *Server) reload(stamp uint64) error {
 			old.ix.Len(), old.loadedAt.Format(time.TimeOnly), err)
 		return err
 	}
-	s.cur.Swap(snap).retire() // closed once the requests reading it have answered (pin.go)
+	if old := s.cur.Swap(snap); old.ix != snap.ix {
+		old.retire() // closed once the requests reading it have answered (pin.go)
+	}
 	s.lastErr, s.lastErrAt = "", time.Time{}
 	s.reloads++
 	var analyzed string
-	if snap.reused > 0 {
+	if snap.kept {
+		analyzed = " (no text or tags changed)"
+	} else if snap.reused > 0 {
 		analyzed = fmt.Sprintf(" (%d analyzed, %d unchanged)", snap.ix.Len()-snap.reused, snap.reused)
 	}
 	s.log.Printf("reloaded %d cases from %s in %.2fs%s", snap.ix.Len(), strings.Join(s.opts.Paths, ", "),
