@@ -4,29 +4,13 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
-	"runtime"
 	"slices"
 	"strings"
 	"testing"
 
 	"github.com/caselink/caselink/similarity/caselib"
+	"github.com/caselink/caselink/similarity/indexfile/maptest"
 )
-
-// mappedFile reports whether the process maps the file at path (linux).
-func mappedFile(t *testing.T, path string) bool {
-	t.Helper()
-	maps, err := os.ReadFile("/proc/self/maps")
-	if err != nil {
-		t.Fatal(err)
-	}
-	for line := range strings.Lines(string(maps)) {
-		line = strings.TrimSuffix(strings.TrimSuffix(line, "\n"), " (deleted)")
-		if strings.HasSuffix(line, " "+path) {
-			return true
-		}
-	}
-	return false
-}
 
 // TestCloseGivesBackTheFile: an index built from the analysis of one
 // opened from its file (Builder.Reuse, Reindex) keeps that file mapped
@@ -34,8 +18,8 @@ func mappedFile(t *testing.T, path string) bool {
 // given back when the last of them is closed, as a server's reload needs
 // once the file was renamed over.
 func TestCloseGivesBackTheFile(t *testing.T) {
-	if runtime.GOOS != "linux" {
-		t.Skip("reads /proc/self/maps")
+	if !maptest.Available() {
+		t.Skip("cannot read the process's mappings here")
 	}
 	t.Parallel()
 	lib := synthLibrary(900, 11)
@@ -89,7 +73,7 @@ func TestCloseGivesBackTheFile(t *testing.T) {
 			t.Fatal(err)
 		}
 		opened.Close()
-		if !mappedFile(t, path) {
+		if !maptest.Mapped(t, path) {
 			t.Fatalf("%s: the file was given back while the index built from it was open", how)
 		}
 		if got := answers(derived); got != want {
@@ -97,7 +81,7 @@ func TestCloseGivesBackTheFile(t *testing.T) {
 		}
 		derived.Close()
 		opened.Close() // a second Close does nothing
-		if mappedFile(t, path) {
+		if maptest.Mapped(t, path) {
 			t.Errorf("%s: the file is still mapped after both indexes were closed", how)
 		}
 	}

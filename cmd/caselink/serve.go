@@ -186,12 +186,9 @@ func (e *env) serveStream(c *cli.Context, cfg similarity.Config) func(prev *simi
 		}
 		if !c.Bool("no-cache") {
 			if st, idx, ok := trustedStamp(o); ok {
-				if from.known && st.Sum == from.sum && !prev.HoldsCases() && prev.Len() == len(st.Spans) {
-					// The documents are those of the index serving (a
-					// library whose related lists changed): it reads its
-					// cases anew rather than open its file again.
-					prev.Reread((&caseReader{st: st}).read)
-					return serve.Streamed{Index: prev, Warnings: serveWarnings(st.Notes)}, true, nil
+				if ix, ok := from.keep(st, st.Sum); ok {
+					touchCache(idx)
+					return serve.Streamed{Index: ix, Warnings: serveWarnings(st.Notes)}, true, nil
 				}
 				if ix, ok := openStamped(st, idx, cfg); ok {
 					last = served{ix: ix, sum: st.Sum, known: true}

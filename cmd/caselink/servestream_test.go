@@ -8,11 +8,11 @@ import (
 	"net/http/httptest"
 	"os"
 	"path/filepath"
-	"runtime"
 	"strings"
 	"testing"
 
 	"github.com/caselink/caselink/cmd/caselink/internal/serve"
+	"github.com/caselink/caselink/similarity/indexfile/maptest"
 )
 
 // serveOptionsOf returns the options `caselink serve args…` would serve.
@@ -244,22 +244,8 @@ func TestServeStreamedReloadAnalyzesOnlyChanges(t *testing.T) {
 	// at a start, not from the index it built on the heap; the file it
 	// replaced is given back (a library edited a moment before its
 	// reload, as here, leaves its stamp untrusted).
-	if runtime.GOOS == "linux" {
-		maps, err := os.ReadFile("/proc/self/maps")
-		if err != nil {
-			t.Fatal(err)
-		}
-		var live, replaced int
-		for line := range strings.Lines(string(maps)) {
-			if strings.Contains(line, cache) {
-				if strings.HasSuffix(strings.TrimSpace(line), "(deleted)") {
-					replaced++
-				} else {
-					live++
-				}
-			}
-		}
-		if live == 0 || replaced > 0 {
+	if maptest.Available() {
+		if live, replaced := maptest.Under(t, cache); live == 0 || replaced > 0 {
 			t.Errorf("after a reload the process maps %d index files in the cache and %d replaced ones; want the one saved, and none replaced", live, replaced)
 		}
 	}

@@ -92,6 +92,18 @@ type served struct {
 	known bool
 }
 
+// keep returns f.ix, reading its cases anew through st, when the library
+// st stamps has the documents f.ix was made from (they sum to sum): only
+// related lists changed, say, and the index serving needs neither building
+// nor opening again (similarity.Index.Reread).
+func (f served) keep(st *libStamp, sum [32]byte) (*similarity.Index, bool) {
+	if !f.known || sum != f.sum || f.ix.HoldsCases() || f.ix.Len() != len(st.Spans) {
+		return nil, false
+	}
+	f.ix.Reread((&caseReader{st: st}).read)
+	return f.ix, true
+}
+
 // streamIndexedFrom is streamIndexed for a server's reload: when it
 // indexes, it takes from.ix's analysis of the cases that did not change
 // since from.ix was built (similarity.Builder.Reuse); when the library's
@@ -145,15 +157,13 @@ func (e *env) streamIndexedFrom(c *cli.Context, cfg similarity.Config, from serv
 			return r, "", false, err
 		}
 		r.sum = sum.Sum()
-		rd := &caseReader{st: st}
-		if from.known && r.sum == from.sum && !prev.HoldsCases() && prev.Len() == len(st.Spans) {
-			prev.Reread(rd.read)
-			r.ix, r.lib, r.state = prev, lib, cacheUsed
-			touchCache(r.path)
-			recordStamp(r.path, o, taken, before, lib, r.sum, rec.String())
-			return r, rec.String(), true, nil
+		ix, ok := from.keep(st, r.sum)
+		if !ok {
+			rd := &caseReader{st: st}
+			ix, err = similarity.OpenCacheLazy(r.path, similarity.CacheKeyOf(r.sum, cfg, cacheSalt), cfg, rd.read)
+			ok = err == nil
 		}
-		if ix, err := similarity.OpenCacheLazy(r.path, similarity.CacheKeyOf(r.sum, cfg, cacheSalt), cfg, rd.read); err == nil {
+		if ok {
 			r.ix, r.lib, r.state = ix, lib, cacheUsed
 			touchCache(r.path)
 			recordStamp(r.path, o, taken, before, lib, r.sum, rec.String())

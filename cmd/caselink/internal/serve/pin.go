@@ -25,14 +25,10 @@ func (s *Server) pinned(h http.Handler) http.Handler {
 	})
 }
 
-// snap returns the snapshot pinned for request r (pinned), or for a
-// request that did not come through it (a test calling a handler), the
-// current one.
+// snap returns the snapshot pinned for request r: every handler is
+// reached through pinned (routes).
 func (s *Server) snap(r *http.Request) *snapshot {
-	if snap, ok := r.Context().Value(snapKey{}).(*snapshot); ok {
-		return snap
-	}
-	return s.cur.Load()
+	return r.Context().Value(snapKey{}).(*snapshot)
 }
 
 // acquire returns the current snapshot, pinned: its index stays open

@@ -3,10 +3,9 @@ package serve
 import (
 	"fmt"
 	"net/http"
+	"net/http/httptest"
 	"os"
 	"path/filepath"
-	"runtime"
-	"strings"
 	"sync"
 	"testing"
 
@@ -14,56 +13,37 @@ import (
 
 	"github.com/caselink/caselink/similarity"
 	"github.com/caselink/caselink/similarity/caselib"
+	"github.com/caselink/caselink/similarity/indexfile/maptest"
 )
-
-// mapped reports whether the process maps the file at path.
-func mapped(t *testing.T, path string) bool {
-	t.Helper()
-	maps, err := os.ReadFile("/proc/self/maps")
-	if err != nil {
-		t.Fatal(err)
-	}
-	for line := range strings.Lines(string(maps)) {
-		line = strings.TrimSuffix(strings.TrimSuffix(line, "\n"), " (deleted)")
-		if strings.HasSuffix(line, " "+path) {
-			return true
-		}
-	}
-	return false
-}
 
 // A streamed server's reload replaces an index opened from a file that the
 // new one was saved over: the replaced file stays mapped while a request
 // that started before the reload reads it, and is given back once that
 // request has answered, or at once when none was reading it.
 func TestReloadGivesBackReplacedIndexFiles(t *testing.T) {
-	if runtime.GOOS != "linux" {
-		t.Skip("reads /proc/self/maps")
-	}
-	var saved []string
-	s, ts := newTestServer(t, fileIndexOptions(t, &saved))
+	s, ts, saved := fileIndexServer(t)
 
 	request := s.acquire() // a request in flight across the reload
 	if err := s.Reload(); err != nil {
 		t.Fatal(err)
 	}
-	if !mapped(t, saved[0]) {
+	if !maptest.Mapped(t, (*saved)[0]) {
 		t.Fatal("the replaced index file was given back while a request still read it")
 	}
 	if r := request.ix.Match(similarity.Query{Text: onCallPaste, K: 3}); len(r.Hits) == 0 || r.Hits[0].ID != "IL-0191" {
 		t.Errorf("the request in flight got %+v, want IL-0191 first", r.Hits)
 	}
 	request.release()
-	if mapped(t, saved[0]) {
+	if maptest.Mapped(t, (*saved)[0]) {
 		t.Error("the replaced index file is still mapped after the last request reading it answered")
 	}
 	if err := s.Reload(); err != nil {
 		t.Fatal(err)
 	}
-	if mapped(t, saved[1]) {
+	if maptest.Mapped(t, (*saved)[1]) {
 		t.Error("a reload with no request in flight left the replaced index file mapped")
 	}
-	if !mapped(t, saved[2]) {
+	if !maptest.Mapped(t, (*saved)[2]) {
 		t.Error("the index file serving is not mapped")
 	}
 	for range 3 { // requests' releases leave the serving index open
@@ -71,11 +51,16 @@ func TestReloadGivesBackReplacedIndexFiles(t *testing.T) {
 	}
 }
 
-// fileIndexOptions are the options of a server of the seeds whose every
-// load saves its index to a file of its own and serves it opened from
-// there, as the CLI's streaming build does; saved lists the files, each
-// removed once opened, as the next save's rename over it does.
-func fileIndexOptions(t *testing.T, saved *[]string) Options {
+// fileIndexServer starts a server of the seeds whose every load saves its
+// index to a file of its own and serves it opened from there, as the
+// CLI's streaming build does; saved lists the files, each removed once
+// opened, as the next save's rename over it does. The test is skipped
+// where the process's mappings cannot be read.
+func fileIndexServer(t *testing.T) (s *Server, ts *httptest.Server, saved *[]string) {
+	if !maptest.Available() {
+		t.Skip("cannot read the process's mappings here")
+	}
+	saved = new([]string)
 	dir, files := t.TempDir(), t.TempDir()
 	copySeeds(t, dir)
 	cfg := similarity.DefaultConfig()
@@ -104,18 +89,15 @@ func fileIndexOptions(t *testing.T, saved *[]string) Options {
 		}
 		return Streamed{Index: ix}, true, os.Remove(path)
 	}
-	return opts
+	s, ts = newTestServer(t, opts)
+	return s, ts, saved
 }
 
 // Requests answer while reloads replace the index under them, each
 // reading the index it started on to the end, and the replaced files are
 // all given back once the requests are done.
 func TestRequestsAcrossReloads(t *testing.T) {
-	if runtime.GOOS != "linux" {
-		t.Skip("reads /proc/self/maps")
-	}
-	var saved []string
-	s, ts := newTestServer(t, fileIndexOptions(t, &saved))
+	s, ts, saved := fileIndexServer(t)
 	stop := make(chan struct{})
 	var wg sync.WaitGroup
 	errs := make(chan error, 4)
@@ -152,8 +134,8 @@ func TestRequestsAcrossReloads(t *testing.T) {
 	for err := range errs {
 		t.Errorf("a request during the reloads: %v", err)
 	}
-	for _, path := range saved[:len(saved)-1] {
-		if mapped(t, path) {
+	for _, path := range (*saved)[:len(*saved)-1] {
+		if maptest.Mapped(t, path) {
 			t.Errorf("%s, replaced, is still mapped after the requests answered", filepath.Base(path))
 		}
 	}
