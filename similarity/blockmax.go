@@ -186,8 +186,11 @@ func (w *blockWindow) run(lo, hi uint32) {
 	active, neBound, b := w.nonEssential(ne)
 	rest, screened := ne, false // curs[:rest] are still to be added to each case
 	if active > 0 && ix.opts.sweep() >= 0 {
-		rest, active = w.sweep(lo, hi, ne, active, neBound, b)
-		screened = true
+		var left int
+		rest, left = w.sweep(lo, hi, ne, active)
+		// The norm bound holds for a sum over the essential terms alone:
+		// once sweep has added a term, its screens stand in for it.
+		screened, active = left < active, left
 	}
 	for wi, word := range bitset[:(hi-lo+63)/64] {
 		if word == 0 {
@@ -237,31 +240,29 @@ func (w *blockWindow) run(lo, hi uint32) {
 // the window in order costs less than seeking them case by case (with a
 // long paste the essential terms touch half the cases of a window, and
 // nearly all of them fall under the bar once the first non-essential term
-// or two are added). It first drops the cases whose bound (b, sum) cannot
-// reach the bar, and after each term those that the terms left (their
-// window bounds summed) cannot lift to it: what is left is what complete
-// would have kept after the same terms. It returns rest, the number of
-// terms curs[:rest] not added (their weights still in sc.dense), and how
-// many of them have postings in the window.
-func (w *blockWindow) sweep(lo, hi uint32, ne, active int, sum float64, b normBound) (rest, left int) {
+// or two are added). After every second term it adds, and after curs[0],
+// it drops the cases that the terms left (their window bounds summed)
+// cannot lift to the bar: what is left is what complete would have kept
+// after the same terms. A case under the bar after one term is under it
+// after the next too, so screening every other term drops the same cases a
+// term later and saves a pass over the many still in at the start; for the
+// same reason the touched cases are not screened before the first term
+// (their norm bound, which reads each case's norm, cost more than it
+// dropped; run applies it when sweep adds no term). It returns rest, the
+// number of terms curs[:rest] not added (their weights still in sc.dense),
+// and how many of them have postings in the window.
+func (w *blockWindow) sweep(lo, hi uint32, ne, active int) (rest, left int) {
 	p, curs, cum := w.p, w.curs, w.cum
-	pdoc, vals, vnorm := p.ix.pdoc, p.wt.pval, p.wt.vnorm
+	pdoc, vals := p.ix.pdoc, p.wt.pval
 	acc, bitset, dense := p.sc.wacc, p.sc.wbits[:(hi-lo+63)/64], p.sc.dense
 	bar, cost := w.theta-slack, p.ix.opts.sweep()
+	// n is the number of cases still in after the last screen: between
+	// screens it counts some that the next screen drops.
 	n := 0
-	for wi, word := range bitset {
-		keep := word
-		for word != 0 {
-			x := uint32(wi*64 + bits.TrailingZeros64(word))
-			word &= word - 1
-			a := float64(acc[x])
-			if !b.reaches(bar-a, sum, a, vnorm[lo+x]) {
-				keep &^= 1 << (x & 63)
-			}
-		}
-		bitset[wi] = keep
-		n += bits.OnesCount64(keep)
+	for _, word := range bitset {
+		n += bits.OnesCount64(word)
 	}
+	added := 0
 	for i := ne - 1; i >= 0 && n > 0; i-- {
 		c := &curs[i]
 		if c.ub == 0 {
@@ -281,6 +282,9 @@ func (w *blockWindow) sweep(lo, hi uint32, ne, active int, sum float64, b normBo
 		c.pos = end.pos
 		dense[c.key] = 0
 		active--
+		if added++; added%2 == 1 && i > 0 {
+			continue
+		}
 		need := bar
 		if i > 0 {
 			need -= cum[i-1]
