@@ -392,3 +392,47 @@ func TestLoadRefusesWrongTypes(t *testing.T) {
 		t.Fatalf("resolved_after %q, want 3h", got)
 	}
 }
+
+// TestLoadOddSpaceLine: a JSON Lines file with a line of only space that JSON
+// does not allow (a form feed between pages, a vertical tab, a no-break
+// space pasted from a document) gets a one-line error naming the file, the
+// line, the column and the character; a lenient load skips the line and keeps
+// the cases. Such a line used to crash the loader (an index out of range in
+// a decoding goroutine, found by FuzzLoad).
+func TestLoadOddSpaceLine(t *testing.T) {
+	tests := []struct {
+		line, want string
+	}{
+		{"\v", "lib.jsonl:2:1: line of blank space holds U+000B, which JSON does not read as space: remove it"},
+		{"\f", "lib.jsonl:2:1: line of blank space holds U+000C, which JSON does not read as space: remove it"},
+		{" \t\u00a0 ", "lib.jsonl:2:3: line of blank space holds U+00A0, which JSON does not read as space: remove it"},
+		{"\u0085\r", "lib.jsonl:2:1: line of blank space holds U+0085, which JSON does not read as space: remove it"},
+		{"\u2028", "lib.jsonl:2:1: line of blank space holds U+2028, which JSON does not read as space: remove it"},
+	}
+	for _, tt := range tests {
+		t.Run(fmt.Sprintf("%q", tt.line), func(t *testing.T) {
+			dir := t.TempDir()
+			path := filepath.Join(dir, "lib.jsonl")
+			data := "{\"id\":\"A-1\"}\n" + tt.line + "\n{\"id\":\"A-2\"}\n"
+			if err := os.WriteFile(path, []byte(data), 0o644); err != nil {
+				t.Fatal(err)
+			}
+			_, err := Load([]string{path}, LoadOptions{})
+			var e *Error
+			if !errors.As(err, &e) {
+				t.Fatalf("got %v (%T), want an *Error", err, err)
+			}
+			if got := strings.TrimPrefix(err.Error(), dir+string(filepath.Separator)); got != tt.want {
+				t.Fatalf("error\n got %s\nwant %s", got, tt.want)
+			}
+			var warns []string
+			lib, err := Load([]string{path}, LoadOptions{Lenient: true, Warn: func(err error) { warns = append(warns, err.Error()) }})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if len(lib.Cases) != 2 || lib.Skipped != 1 || len(warns) != 1 {
+				t.Fatalf("lenient load kept %d cases, skipped %d, warned %q; want 2, 1 and one warning", len(lib.Cases), lib.Skipped, warns)
+			}
+		})
+	}
+}

@@ -383,6 +383,23 @@ func notUTF8(src *fileState, data []byte, line int) *Error {
 		Msg: fmt.Sprintf("file is not UTF-8 (byte 0x%02X)", data[i])}
 }
 
+// oddSpaceLine returns the error of a line that holds only space, some of
+// it space JSON does not allow (a vertical tab, a form feed, U+0085, a
+// no-break space...), nil for any other line: such a line is neither blank
+// nor a case, and names its first such character so that it can be found.
+func oddSpaceLine(src *fileState, l []byte, start, line int) *Error {
+	if len(bytes.TrimSpace(l[start:])) > 0 {
+		return nil
+	}
+	i := start
+	for i < len(l) && (l[i] == ' ' || l[i] == '\t' || l[i] == '\r') {
+		i++
+	}
+	r, _ := utf8.DecodeRune(l[i:])
+	return &Error{File: src.display, Line: line, Col: i + 1,
+		Msg: fmt.Sprintf("line of blank space holds %U, which JSON does not read as space: remove it", r)}
+}
+
 // position returns the 1-based line and byte column of offset off in data.
 func position(data []byte, off int) (line, col int) {
 	line = 1 + bytes.Count(data[:off], nl)
@@ -442,6 +459,10 @@ func (p *loader) decodeLines(d *caseDecoder, j *job) {
 		if !utf8.Valid(l) {
 			j.out = append(j.out, result{err: notUTF8(j.src, l, ln), file: true})
 			return
+		}
+		if e := oddSpaceLine(j.src, l, start, ln); e != nil {
+			j.out = append(j.out, result{err: e})
+			continue
 		}
 		c, ce := d.decodeCase(l, start, "line")
 		if ce != nil {
