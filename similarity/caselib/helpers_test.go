@@ -52,7 +52,9 @@ func objects(t testing.TB, data []byte, lines bool) map[int][]byte {
 	out := make(map[int][]byte)
 	data = bytes.TrimPrefix(data, bom)
 	if !lines {
-		out[1] = data
+		// A document's case is located at the line its object starts on.
+		lead := data[:len(data)-len(bytes.TrimLeft(data, " \t\r\n"))]
+		out[1+bytes.Count(lead, nl)] = data
 		return out
 	}
 	for i, l := range bytes.Split(data, nl) {
