@@ -100,7 +100,7 @@ func (d Decision) Check() error {
 // pair, sorted: A<TAB>B<TAB>verdict<TAB>date, verdict being not-duplicate
 // or duplicate (files written before confirmations existed hold only
 // not-duplicate lines, and read the same). Lines starting with # are
-// comments and are kept. Every change rewrites the file with
+// comments and are kept, but for decisions whose first id starts with #. Every change rewrites the file with
 // WriteFileAtomic, so it keeps its mode (it is meant to be
 // committed with the library) and a failed write leaves it as it was. A
 // missing file holds no decisions.
@@ -195,6 +195,16 @@ func (s *DecisionFile) Record(d Decision) error {
 	return WriteFileAtomic(s.path, b.Bytes(), 0o644)
 }
 
+// decisionLine says whether a line starting with # is a decision rather
+// than a comment: a case id may start with # (an issue number, #4711), and
+// the decision of a pair sorted first by such an id is written with it at
+// the start of the line. A decision's line has three or four tab-separated
+// fields, the third a verdict; a comment written by hand hardly has.
+func decisionLine(line string) bool {
+	f := strings.Split(line, "\t")
+	return (len(f) == 3 || len(f) == 4) && (Verdict(f[2]) == Duplicate || Verdict(f[2]) == NotDuplicate)
+}
+
 // read parses the file: its comment lines, in order, and its decisions,
 // sorted, one per pair (a pair given twice keeps its last line).
 func (s *DecisionFile) read() (comments []string, ds []Decision, err error) {
@@ -211,7 +221,7 @@ func (s *DecisionFile) read() (comments []string, ds []Decision, err error) {
 		switch {
 		case strings.TrimSpace(line) == "":
 			continue
-		case strings.HasPrefix(line, "#"):
+		case strings.HasPrefix(line, "#") && !decisionLine(line):
 			comments = append(comments, line)
 			continue
 		}

@@ -5,6 +5,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -85,6 +86,37 @@ func TestDecisionFileNewFile(t *testing.T) {
 	}
 	if st, _ := os.Stat(path); st.Mode().Perm() != 0o644 {
 		t.Fatalf("new file mode %v, want 0644", st.Mode().Perm())
+	}
+}
+
+// TestDecisionFileHashIDs: case ids that start with # (issue numbers) are
+// kept like any other, though their line starts with #, and comments stay
+// comments. Such a decision used to be read back as a comment: recorded,
+// then lost.
+func TestDecisionFileHashIDs(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "decisions.tsv")
+	s := NewDecisionFile(path)
+	want := []Decision{
+		{A: "#12", B: "#34", Verdict: Duplicate, Date: "2026-02-03"},
+		{A: "#5", B: "x", Verdict: NotDuplicate, Date: "2026-02-04"},
+	}
+	for _, d := range want {
+		if err := s.Record(d); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if got := mustLoad(t, s); !slices.Equal(got, want) {
+		t.Fatalf("loaded %+v, want %+v", got, want)
+	}
+	data, _ := os.ReadFile(path)
+	lines := strings.Split(strings.TrimSpace(string(data)), "\n")
+	if len(lines) != 3 || !strings.HasPrefix(lines[0], "# caselink") || lines[1] != "#12\t#34\tduplicate\t2026-02-03" {
+		t.Fatalf("file:\n%s", data)
+	}
+	// A comment, even one with tabs, stays one; the decision after it is read.
+	os.WriteFile(path, []byte(lines[0]+"\n# reviewed\tby ops\n#12\t#34\tduplicate\t2026-02-03\n"), 0o644)
+	if got := mustLoad(t, s); len(got) != 1 || got[0] != want[0] {
+		t.Fatalf("loaded %+v, want %+v", got, want[:1])
 	}
 }
 

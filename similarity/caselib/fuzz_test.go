@@ -5,9 +5,12 @@ import (
 	"encoding/json"
 	"errors"
 	"os"
+	"path/filepath"
 	"reflect"
+	"slices"
 	"strings"
 	"testing"
+	"time"
 	"unicode/utf8"
 )
 
@@ -119,4 +122,82 @@ func FuzzSpliceRelated(f *testing.F) {
 		}
 		checkSpliced(t, obj, out, ids)
 	})
+}
+
+// FuzzDecisionFile: a decisions file a curator edited by hand either loads,
+// every decision in it valid, or gives a one-line error that names the file;
+// it never panics. A decision recorded into a file that loads keeps every
+// other pair's decision and the comments, and reads back.
+func FuzzDecisionFile(f *testing.F) {
+	f.Add([]byte(decisionsHeader+"\na\tb\tnot-duplicate\t2024-01-02\n"), "c", "d")
+	f.Add([]byte("a\tb\tduplicate\r\n\n# note\nb\ta\tnot-duplicate\t2024-02-30\n"), "a", "b")
+	f.Add([]byte("a\tb\n"), "x", "y")
+	f.Fuzz(func(t *testing.T, data []byte, a, b string) {
+		path := filepath.Join(t.TempDir(), "decisions.tsv")
+		if err := os.WriteFile(path, data, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		s := NewDecisionFile(path)
+		s.Now = func() time.Time { return time.Date(2025, 3, 4, 0, 0, 0, 0, time.UTC) }
+		ds, err := s.Load()
+		if err != nil {
+			if !strings.HasPrefix(err.Error(), path) || strings.Contains(err.Error(), "\n") {
+				t.Fatalf("bad error %q", err)
+			}
+			return
+		}
+		for _, d := range ds {
+			if err := d.Check(); err != nil {
+				t.Fatalf("loaded an invalid decision %+v: %v", d, err)
+			}
+		}
+		d := Decision{A: a, B: b, Verdict: Duplicate}
+		if d.Check() != nil {
+			return
+		}
+		if err := s.Record(d); err != nil {
+			t.Fatalf("record into a file that loads: %v", err)
+		}
+		after, err := s.Load()
+		if err != nil {
+			t.Fatalf("the file written does not load: %v", err)
+		}
+		k := PairKey(a, b)
+		want := slices.DeleteFunc(slices.Clone(ds), func(x Decision) bool { return PairKey(x.A, x.B) == k })
+		var got []Decision
+		found := false
+		for _, x := range after {
+			if PairKey(x.A, x.B) == k {
+				found = x.Verdict == Duplicate
+				continue
+			}
+			got = append(got, x)
+		}
+		if !found || !slices.Equal(got, want) {
+			t.Fatalf("after recording %v: %+v, want %+v and the pair", k, after, want)
+		}
+		written, err := os.ReadFile(path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		before := comments(data)
+		if before == nil && !bytes.Equal(written, data) {
+			before = []string{decisionsHeader} // a file rewritten gets the header
+		}
+		if c := comments(written); !reflect.DeepEqual(c, before) {
+			t.Fatalf("comments %q, want %q", c, before)
+		}
+	})
+}
+
+// comments returns the comment lines of a decisions file: those that start
+// with # and are not a decision of an id starting with #.
+func comments(data []byte) []string {
+	var out []string
+	for _, l := range strings.Split(string(data), "\n") {
+		if l = strings.TrimRight(l, "\r"); strings.HasPrefix(l, "#") && !decisionLine(l) {
+			out = append(out, l)
+		}
+	}
+	return out
 }

@@ -85,12 +85,14 @@ func newLinkScanner(name string, r io.Reader) *linkScanner {
 }
 
 // next returns the next link; false at the end or on an error (s.err).
-// Blank lines and # comments are skipped.
+// Blank lines and # comments are skipped. A line that starts with # and
+// holds a tab is a link, not a comment: case ids may start with # (issue
+// numbers, #4711), and the header holds none.
 func (s *linkScanner) next() (Link, bool) {
 	for s.err == nil && s.sc.Scan() {
 		s.n++
 		line := strings.TrimRight(s.sc.Text(), "\r")
-		if strings.TrimSpace(line) == "" || strings.HasPrefix(line, "#") {
+		if strings.TrimSpace(line) == "" || strings.HasPrefix(line, "#") && !strings.Contains(line, "\t") {
 			continue
 		}
 		from, to, ok := strings.Cut(line, "\t")
