@@ -186,7 +186,8 @@ func ReadPairs(path string) (Judgments, error) {
 // A pair counts both ways unless the fourth column is "oneway"; then only B
 // is judged for subject A (B does not become a subject). Grades are integers
 // >= 0; a pair given twice keeps the higher grade. Blank lines and lines
-// starting with # are skipped. Unlike score.py, which skips lines it cannot
+// starting with # are skipped, but for a pair whose first id starts with #
+// (three or four fields, the third a grade). Unlike score.py, which skips lines it cannot
 // use, a malformed line is an error naming the input (name:line).
 //
 // A judged set's library-duplicates.tsv reads too: its header line
@@ -199,12 +200,15 @@ func ParsePairs(r io.Reader, name string) (Judgments, error) {
 	first := true
 	err := eachLine(r, name, func(n int, raw []byte) error {
 		line := strings.TrimSpace(string(raw))
-		if line == "" || strings.HasPrefix(line, "#") {
+		if line == "" {
 			return nil
 		}
 		f := strings.Split(line, "\t")
 		for i := range f {
 			f[i] = strings.TrimSpace(f[i])
+		}
+		if strings.HasPrefix(line, "#") && !judgedRow(f, relations) {
+			return nil // a comment, or a header such as #query<TAB>case<TAB>grade
 		}
 		if first {
 			first = false
@@ -214,7 +218,7 @@ func ParsePairs(r io.Reader, name string) (Judgments, error) {
 			}
 		}
 		if relations {
-			g, ok := relationGrade[f[2]]
+			g, ok := relationGrade[safeField(f, 2)]
 			switch {
 			case len(f) < 3 || f[0] == "" || f[1] == "":
 				return fmt.Errorf("%s:%d: want dv_id<TAB>library_id<TAB>relation<TAB>note", name, n)
@@ -260,6 +264,29 @@ func ParsePairs(r io.Reader, name string) (Judgments, error) {
 		return nil, err
 	}
 	return j, nil
+}
+
+// judgedRow says whether the fields f of a line starting with # make a
+// judged pair (a row of library-duplicates.tsv when relations) rather than
+// a comment: a case id may start with # (an issue number, #4711).
+func judgedRow(f []string, relations bool) bool {
+	if relations {
+		_, ok := relationGrade[safeField(f, 2)]
+		return len(f) >= 3 && ok
+	}
+	if len(f) != 3 && len(f) != 4 {
+		return false
+	}
+	g, err := strconv.Atoi(f[2])
+	return err == nil && g >= 0 && (len(f) == 3 || f[3] == "" || f[3] == "oneway")
+}
+
+// safeField is f[i], "" when f is shorter.
+func safeField(f []string, i int) string {
+	if i < len(f) {
+		return f[i]
+	}
+	return ""
 }
 
 // relationGrade is the grade of each relation of a library-duplicates.tsv.

@@ -94,6 +94,27 @@ func TestParsePairs(t *testing.T) {
 	}
 }
 
+// TestParsePairsHashIDs: a pair of case ids that start with # (issue
+// numbers) is a pair, not a comment; comments and a #-header stay skipped.
+// A row of library-duplicates.tsv too short for its relation is an error
+// naming the line (it used to index past the row's end and panic).
+func TestParsePairsHashIDs(t *testing.T) {
+	in := "#query\tcase\tgrade\treason\n# note\twith a tab\n#12\t#34\t2\n#5\tA\t1\toneway\n"
+	got, err := ParsePairs(strings.NewReader(in), "r.tsv")
+	want := Judgments{"#12": {"#34": 2}, "#34": {"#12": 2}, "#5": {"A": 1}}
+	if err != nil || !reflect.DeepEqual(got, want) {
+		t.Fatalf("ParsePairs = %v, %v; want %v", got, err, want)
+	}
+	dv := "dv_id\tlibrary_id\trelation\tnote\n#1\tx\tsame-event\t\nDV-2\ty\n"
+	if _, err := ParsePairs(strings.NewReader(dv), "d.tsv"); err == nil || !strings.HasPrefix(err.Error(), "d.tsv:3: ") {
+		t.Fatalf("short relation row: %v, want an error naming d.tsv:3", err)
+	}
+	got, err = ParsePairs(strings.NewReader(dv[:strings.LastIndex(dv, "DV-2")]), "d.tsv")
+	if err != nil || got["#1"]["x"] != 2 {
+		t.Fatalf("relation row of #1: %v, %v", got, err)
+	}
+}
+
 func TestParsePairsErrors(t *testing.T) {
 	tests := []struct {
 		name, in, err string
