@@ -222,6 +222,8 @@ func ParsePairs(r io.Reader, name string) (Judgments, error) {
 			switch {
 			case len(f) < 3 || f[0] == "" || f[1] == "":
 				return fmt.Errorf("%s:%d: want dv_id<TAB>library_id<TAB>relation<TAB>note", name, n)
+			case f[0] == f[1]:
+				return fmt.Errorf("%s:%d: case %q paired with itself", name, n, f[0])
 			case !ok:
 				return fmt.Errorf("%s:%d: relation %q: want same-event, same-event-likely, same-event-partial or downstream-effect", name, n, f[2])
 			}

@@ -127,6 +127,8 @@ func TestParsePairsErrors(t *testing.T) {
 		{"empty id", "A\t\t2\n", "r.tsv:1: empty case id"},
 		{"self pair", "A\tA\t2\n", `r.tsv:1: case "A" paired with itself`},
 		{"unknown fourth column", "A\tB\t2\tboth\n", `r.tsv:1: fourth column is "both"`},
+		{"short relation row", "dv_id\tlibrary_id\trelation\tnote\nDV-1\tx\n", "r.tsv:2: want dv_id<TAB>library_id<TAB>relation<TAB>note"},
+		{"self relation", "dv_id\tlibrary_id\trelation\tnote\nDV-1\tDV-1\tsame-event\t\n", `r.tsv:2: case "DV-1" paired with itself`},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

@@ -133,17 +133,12 @@ func FuzzDecisionFile(f *testing.F) {
 	f.Add([]byte("a\tb\tduplicate\r\n\n# note\nb\ta\tnot-duplicate\t2024-02-30\n"), "a", "b")
 	f.Add([]byte("a\tb\n"), "x", "y")
 	f.Fuzz(func(t *testing.T, data []byte, a, b string) {
-		path := filepath.Join(t.TempDir(), "decisions.tsv")
-		if err := os.WriteFile(path, data, 0o644); err != nil {
-			t.Fatal(err)
-		}
+		path := fuzzFile(t, "decisions.tsv", data)
 		s := NewDecisionFile(path)
-		s.Now = func() time.Time { return time.Date(2025, 3, 4, 0, 0, 0, 0, time.UTC) }
+		s.Now = fuzzNow
 		ds, err := s.Load()
 		if err != nil {
-			if !strings.HasPrefix(err.Error(), path) || strings.Contains(err.Error(), "\n") {
-				t.Fatalf("bad error %q", err)
-			}
+			checkFileError(t, path, err)
 			return
 		}
 		for _, d := range ds {
@@ -200,4 +195,66 @@ func comments(data []byte) []string {
 		}
 	}
 	return out
+}
+
+// FuzzFeedbackFile: a feedback file either loads or gives a one-line error
+// naming the file and line; it never panics. Feedback recorded into a file
+// that loads reads back after what was there, which is kept.
+func FuzzFeedbackFile(f *testing.F) {
+	f.Add([]byte(`{"paste":"p","id":"A","helpful":true,"date":"2025-01-02"}`+"\n"), "disk full\n", "#4711")
+	f.Add([]byte("\n{\"paste\":\"q\",\"id\":\"B\",\"helpful\":false,\"date\":\"2025-01-02\"}\r\n"), "x", "B")
+	f.Add([]byte("{\"paste\":\"q\""), "x", "B")
+	f.Fuzz(func(t *testing.T, data []byte, paste, id string) {
+		path := fuzzFile(t, FeedbackName, data)
+		s := NewFeedbackFile(path)
+		s.Now = fuzzNow
+		before, err := s.Load()
+		if err != nil {
+			checkFileError(t, path, err)
+			return
+		}
+		fb := Feedback{Paste: paste, ID: id, Helpful: true}
+		if err := s.Record(fb); err != nil {
+			if strings.TrimSpace(paste) != "" && id != "" {
+				t.Fatalf("record: %v", err)
+			}
+			return
+		}
+		after, err := s.Load()
+		if err != nil {
+			t.Fatalf("the file written does not load: %v", err)
+		}
+		fb.Date = "2025-03-04"
+		if !utf8.ValidString(paste) || !utf8.ValidString(id) {
+			// encoding/json writes invalid UTF-8 as U+FFFD: compare lengths only.
+			if len(after) != len(before)+1 {
+				t.Fatalf("%d feedback after recording into %d", len(after), len(before))
+			}
+			return
+		}
+		if want := append(slices.Clone(before), fb); !reflect.DeepEqual(after, want) {
+			t.Fatalf("after recording: %+v, want %+v", after, want)
+		}
+	})
+}
+
+// fuzzFile writes data to a file named name in a new folder and returns its
+// path.
+func fuzzFile(t *testing.T, name string, data []byte) string {
+	path := filepath.Join(t.TempDir(), name)
+	if err := os.WriteFile(path, data, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return path
+}
+
+// fuzzNow is the fixed clock of the fuzz targets that record.
+func fuzzNow() time.Time { return time.Date(2025, 3, 4, 0, 0, 0, 0, time.UTC) }
+
+// checkFileError fails t unless err is one line that names the file.
+func checkFileError(t *testing.T, path string, err error) {
+	t.Helper()
+	if !strings.HasPrefix(err.Error(), path) || strings.Contains(err.Error(), "\n") {
+		t.Fatalf("bad error %q", err)
+	}
 }
