@@ -187,8 +187,9 @@ func ReadPairs(path string) (Judgments, error) {
 // is judged for subject A (B does not become a subject). Grades are integers
 // >= 0; a pair given twice keeps the higher grade. Blank lines and lines
 // starting with # are skipped, but for a pair whose first id starts with #
-// (three or four fields, the third a grade). Unlike score.py, which skips lines it cannot
-// use, a malformed line is an error naming the input (name:line).
+// (three or four fields, the third a grade). Unlike score.py, which skips
+// lines it cannot use, a malformed line is an error naming the input
+// (name:line).
 //
 // A judged set's library-duplicates.tsv reads too: its header line
 // (dv_id, library_id, relation, note) is skipped, and each row's relation

@@ -100,10 +100,10 @@ func (d Decision) Check() error {
 // pair, sorted: A<TAB>B<TAB>verdict<TAB>date, verdict being not-duplicate
 // or duplicate (files written before confirmations existed hold only
 // not-duplicate lines, and read the same). Lines starting with # are
-// comments and are kept, but for decisions whose first id starts with #. Every change rewrites the file with
-// WriteFileAtomic, so it keeps its mode (it is meant to be
-// committed with the library) and a failed write leaves it as it was. A
-// missing file holds no decisions.
+// comments and are kept, but for decisions whose first id starts with #.
+// Every change rewrites the file with WriteFileAtomic, so it keeps its mode
+// (it is meant to be committed with the library) and a failed write leaves
+// it as it was. A missing file holds no decisions.
 //
 // A DecisionFile is safe for concurrent use, by goroutines and by
 // processes: Record holds an exclusive OS file lock (flock, on the file
@@ -199,7 +199,8 @@ func (s *DecisionFile) Record(d Decision) error {
 // than a comment: a case id may start with # (an issue number, #4711), and
 // the decision of a pair sorted first by such an id is written with it at
 // the start of the line. A decision's line has three or four tab-separated
-// fields, the third a verdict; a comment written by hand hardly has.
+// fields, the third a verdict, which a comment written by hand hardly
+// ever has.
 func decisionLine(line string) bool {
 	f := strings.Split(line, "\t")
 	return (len(f) == 3 || len(f) == 4) && (Verdict(f[2]) == Duplicate || Verdict(f[2]) == NotDuplicate)
