@@ -219,10 +219,11 @@ func ParsePairs(r io.Reader, name string) (Judgments, error) {
 			}
 		}
 		if relations {
-			g, ok := relationGrade[safeField(f, 2)]
-			switch {
-			case len(f) < 3 || f[0] == "" || f[1] == "":
+			if len(f) < 3 || f[0] == "" || f[1] == "" {
 				return fmt.Errorf("%s:%d: want dv_id<TAB>library_id<TAB>relation<TAB>note", name, n)
+			}
+			g, ok := relationGrade[f[2]]
+			switch {
 			case f[0] == f[1]:
 				return fmt.Errorf("%s:%d: case %q paired with itself", name, n, f[0])
 			case !ok:
@@ -274,22 +275,17 @@ func ParsePairs(r io.Reader, name string) (Judgments, error) {
 // a comment: a case id may start with # (an issue number, #4711).
 func judgedRow(f []string, relations bool) bool {
 	if relations {
-		_, ok := relationGrade[safeField(f, 2)]
-		return len(f) >= 3 && ok
+		if len(f) < 3 {
+			return false
+		}
+		_, ok := relationGrade[f[2]]
+		return ok
 	}
 	if len(f) != 3 && len(f) != 4 {
 		return false
 	}
 	g, err := strconv.Atoi(f[2])
 	return err == nil && g >= 0 && (len(f) == 3 || f[3] == "" || f[3] == "oneway")
-}
-
-// safeField is f[i], "" when f is shorter.
-func safeField(f []string, i int) string {
-	if i < len(f) {
-		return f[i]
-	}
-	return ""
 }
 
 // relationGrade is the grade of each relation of a library-duplicates.tsv.

@@ -383,10 +383,12 @@ func notUTF8(src *fileState, data []byte, line int) *Error {
 		Msg: fmt.Sprintf("file is not UTF-8 (byte 0x%02X)", data[i])}
 }
 
-// oddSpaceLine returns the error of a line that holds only space, some of
-// it space JSON does not allow (a vertical tab, a form feed, U+0085, a
-// no-break space...), nil for any other line: such a line is neither blank
-// nor a case, and names its first such character so that it can be found.
+// oddSpaceLine returns the error of a line that failed to decode and holds
+// only space, some of it space JSON does not allow (a vertical tab, a form
+// feed, U+0085, a no-break space...), nil for any other line: such a line
+// is neither blank nor a case, and the error names its first such character
+// so that it can be found. (The hint for a line that is not a whole object
+// needs a line with something besides space.)
 func oddSpaceLine(src *fileState, l []byte, start, line int) *Error {
 	if len(bytes.TrimSpace(l[start:])) > 0 {
 		return nil
@@ -460,12 +462,12 @@ func (p *loader) decodeLines(d *caseDecoder, j *job) {
 			j.out = append(j.out, result{err: notUTF8(j.src, l, ln), file: true})
 			return
 		}
-		if e := oddSpaceLine(j.src, l, start, ln); e != nil {
-			j.out = append(j.out, result{err: e})
-			continue
-		}
 		c, ce := d.decodeCase(l, start, "line")
 		if ce != nil {
+			if e := oddSpaceLine(j.src, l, start, ln); e != nil {
+				j.out = append(j.out, result{err: e})
+				continue
+			}
 			e := &Error{File: j.src.display, Line: ln, ID: ce.id, Field: ce.field, Msg: ce.msg}
 			if ce.syntax {
 				e.Col = ce.off + 1
