@@ -16,8 +16,11 @@ import (
 // the window, and nothing when it has no posting there. The terms are taken
 // smallest global bound first; those whose window bounds sum to less than
 // the bar (the k-th best score so far) are non-essential there: a case that
-// only they touch cannot reach the top k. The essential terms' postings are
-// accumulated into a window-sized accumulator; each case they touch is then
+// only they touch cannot reach the top k. The terms of one word in the
+// text views are taken together, bounded by the smaller of their window
+// bounds summed and the word's bound in the window (wordwindows.go). The
+// essential terms' postings are accumulated into a window-sized
+// accumulator; each case they touch is then
 // completed from the non-essential terms, largest first, reading their
 // postings by galloping and stopping as soon as what is left cannot lift the
 // case to the bar. A window whose bounds sum to less than the bar is skipped
@@ -140,24 +143,36 @@ func (p *pass) runBlocks(s *search) {
 		sc.dense = make([]float32, len(ix.pstart)-1)
 	}
 	w := blockWindow{p: p, s: s, curs: curs, cum: slices.Grow(sc.cum[:0], len(curs))[:len(curs)], theta: p.theta}
-	for lo := from; lo < to; lo += uint32(windowSize) {
+	if windowSize == wordWindow && len(ix.wb.start) > 0 {
+		w.groups = p.groupWords(curs, sc.groups[:0])
+	}
+	step := uint32(windowSize)
+	for lo := from; lo < to; {
+		// Windows on a grid from case 0, whatever part of the library the
+		// search covers, so that each lies in one window of the word bounds.
+		hi := min(to, (lo/step+1)*step)
 		if s.live != nil {
 			w.theta = max(w.theta, s.live.load())
 		}
-		w.run(lo, min(to, lo+uint32(windowSize)))
+		w.run(lo, hi)
 		s.live.raise(w.theta)
+		lo = hi
 	}
 	p.theta = w.theta
-	sc.curs, sc.cum = curs[:0], w.cum[:0]
+	sc.curs, sc.cum, sc.groups = curs[:0], w.cum[:0], w.groups[:0]
 }
 
 // blockWindow is the state of runBlocks carried from window to window.
 type blockWindow struct {
 	p     *pass
 	s     *search
-	curs  []cursor  // ascending global bound
+	curs  []cursor  // ascending global bound, or a word at a time (groups)
 	cum   []float64 // cum[i]: the window bounds of curs[:i+1], summed
 	theta float64   // the bar
+	// groups are the words of curs, in its order, when the index has word
+	// bounds for the window size (wordwindows.go): then a cut falls
+	// between words, and cum counts a word up to its word bound.
+	groups []wordGroup
 }
 
 // run scores the cases of the window [lo, hi) that can reach the bar.
@@ -175,9 +190,12 @@ func (w *blockWindow) run(lo, hi uint32) {
 		c.ub = c.windowBound(pdoc, bmax, lo, hi)
 		sum += c.ub
 		cum[i] = sum
-		if ne == len(curs) && sum >= w.theta-slack {
+		if ne == len(curs) && sum >= w.theta-slack && w.groups == nil {
 			ne = i
 		}
+	}
+	if w.groups != nil {
+		ne = w.cut(lo)
 	}
 	if ne == len(curs) {
 		return // no case of the window can reach the bar

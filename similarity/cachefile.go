@@ -280,6 +280,9 @@ func (ix *Index) putWeighted(w *indexfile.Writer) {
 		indexfile.Put(w, s.unorm, s.p.unorm)
 		indexfile.Put(w, s.levels, s.p.levels())
 	}
+	indexfile.Put(w, indexfile.WordStarts, ix.wb.start)
+	indexfile.Put(w, indexfile.WordWindows, ix.wb.win)
+	indexfile.Put(w, indexfile.WordMaxima, ix.wb.max)
 }
 
 // weightSet names the sections of one weight set; bmax is 0 for a set
@@ -515,6 +518,14 @@ func (ix *Index) restoreWeighted(f *indexfile.File) error {
 	copy(ix.pasteViews[:], views[:NumViews])
 	if nblocks := int(ix.bstart[nkeys]); len(ix.mw.bmax) != nblocks {
 		return corrupt("block maxima")
+	}
+	ix.wb = wordBounds{
+		start: indexfile.Get[uint32](f, indexfile.WordStarts),
+		win:   indexfile.Get[uint32](f, indexfile.WordWindows),
+		max:   indexfile.Get[float32](f, indexfile.WordMaxima),
+	}
+	if !validWordBounds(&ix.wb, len(ix.craw)) {
+		return corrupt("word bounds")
 	}
 	return nil
 }

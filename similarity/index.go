@@ -67,6 +67,8 @@ type Index struct {
 	// blockSize postings carry their largest weight in weights.bmax (see
 	// blockmax.go).
 	bstart []uint32
+	// wb bounds each word's paste weight per window (wordwindows.go).
+	wb wordBounds
 
 	tagRules map[string][]tagRule // first word of a tag → tags that start with it
 

@@ -55,8 +55,10 @@ const (
 	// (eval/notes/long-pastes.md, "Window size").
 	defaultWindow = 4096
 	// defaultSweepCost is searchOptions.sweepCost's default (measured in
-	// eval/notes/long-pastes.md).
-	defaultSweepCost = 4
+	// eval/notes/long-pastes.md; 4 until the word bounds made more of a
+	// long paste's terms non-essential, where completing case by case
+	// costs more than sweeping: "Word bounds").
+	defaultSweepCost = 16
 	// defaultParallelMin is the library size from which one search is split
 	// over the cores: below it, starting goroutines costs more than it
 	// saves.

@@ -31,12 +31,13 @@ type scorer struct {
 	cands   []cand
 	dense   []float32 // tail weights by key, for completing candidates
 	mark    []bool    // candidates, by case, while their sums are finished
-	// The block-max traversal's: cursors, their cumulated window bounds, a
-	// window's accumulator and the set of its cases touched.
-	curs  []cursor
-	cum   []float64
-	wacc  []float32
-	wbits []uint64
+	// The block-max traversal's: cursors, their cumulated window bounds,
+	// their words, a window's accumulator and the set of its cases touched.
+	curs   []cursor
+	cum    []float64
+	groups []wordGroup
+	wacc   []float32
+	wbits  []uint64
 	// The part of each term's postings in the search's range, by the
 	// pass's order, and the fewest postings of a term from each on.
 	spans []span

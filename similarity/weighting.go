@@ -70,6 +70,7 @@ func (ix *Index) reweigh() {
 	ix.invert(ix.mw, ix.rw)
 	ix.buildBlocks()
 	ix.mw.bmax = ix.blockMax(ix.mw.pval)
+	ix.buildWordBounds()
 	ix.rel.maxScaled(ix)
 	if ix.exp != ix.rel {
 		ix.exp.maxScaled(ix)

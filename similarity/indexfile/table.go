@@ -13,8 +13,9 @@ import "fmt"
 // and a count in the file's table, and drops the float64 flag of "view
 // weights" (the second stage's own weights are told by their sections'
 // presence); 9 adds the level norms of each profile (sections 47 and 48);
-// 10 adds each case's content print (section 49).
-const Format = 10
+// 10 adds each case's content print (section 49); 11 the word bounds of
+// pastes (sections 50–52).
+const Format = 11
 
 // Elem is the type of a section's elements, stored little-endian.
 type Elem uint8
@@ -171,6 +172,9 @@ const (
 	RelLevels
 	ExpLevels
 	CasePrints
+	WordStarts
+	WordWindows
+	WordMaxima
 )
 
 // Views is the number of views a case is read through (similarity.NumViews),
@@ -242,6 +246,9 @@ var IndexSections = []Section{
 	{ExpScaledMax, "expand scaled maxima", Float32, keys, "weights", "expand"},
 	{ExpProfileNorms, "expand profile norms", Float32, cases, "weights", "expand"},
 	{ExpLevels, "expand level norms", Byte, n(Cases, Levels, 0), "weights", "expand"},
+	{WordStarts, "word bound starts", Uint32, n(Canon, 1, 1), "weights", ""},
+	{WordWindows, "word bound windows", Uint32, any_, "weights", ""},
+	{WordMaxima, "word bound maxima", Float32, any_, "weights", ""},
 
 	{IDBlob, "ids", Byte, any_, "cases", ""},
 	{IDEnds, "id ends", Uint32, cases, "cases", ""},
