@@ -611,6 +611,14 @@ func (p *pass) fillTail() {
 // entry a look-up in the query's weights by key, spread over a large one.
 const refineCost = 4
 
+// reboundEvery is how many postings per candidate refine reads between two
+// passes over the candidates (rebound). Every posting of a term is read
+// whatever the candidates are, so dropping candidates sooner saves little
+// but the passes, and a case-to-case search of a library of many alike
+// cases keeps thousands of candidates through tens of terms (was 2;
+// eval/notes/long-pastes.md, "Rebounding less often").
+const reboundEvery = 16
+
 // refine reads the postings of the terms after the cut for the candidates,
 // one term at a time, largest bound first, while that costs less than
 // reading the candidates' vectors; after each term the cut moves past it,
@@ -632,8 +640,9 @@ func (p *pass) refine(s *search) {
 		p.theta = max(p.theta, p.candsBar(s))
 	}
 	p.syncBar()
-	// Rebounding costs a pass over the candidates: it is done once twice as
-	// many postings were read since the last one, and after the last term.
+	// Rebounding costs a pass over the candidates: it is done once
+	// reboundEvery times as many postings were read since the last one, and
+	// after the last term.
 	read := 0
 	for p.cut < len(p.order) && len(p.cands) > 0 {
 		t := p.order[p.cut]
@@ -654,7 +663,7 @@ func (p *pass) refine(s *search) {
 			}
 		}
 		p.setCut(p.cut + 1)
-		if read += hi - lo; read >= 2*len(p.cands) || p.cut == len(p.order) {
+		if read += hi - lo; read >= reboundEvery*len(p.cands) || p.cut == len(p.order) {
 			vec = p.rebound(s.k)
 			read = 0
 		}
