@@ -609,7 +609,10 @@ func (p *pass) fillTail() {
 // candidates only, per entry of the candidates' vectors left to read: a
 // posting costs a sequential read and a look-up in a small array, a vector
 // entry a look-up in the query's weights by key, spread over a large one.
-const refineCost = 4
+// Measured with the passes over the candidates as rare as reboundEvery
+// makes them, which leave the count of entries left high for longer (was
+// 4; eval/notes/long-pastes.md, "Rebounding less often").
+const refineCost = 1
 
 // reboundEvery is how many postings per candidate refine reads between two
 // passes over the candidates (rebound). Every posting of a term is read
