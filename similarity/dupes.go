@@ -120,13 +120,28 @@ func (ix *Index) DupeScore(a, b int) float64 {
 // case-to-case similarity sim: sim times the date prior and the repeat
 // factor.
 func (ix *Index) dupeText(a, b int, sim float64) float64 {
-	return sim * ix.pairFactor(ix.dupePrior, a, b) * ix.repeatFactor(a, b)
+	return sim * ix.pairFactor(ix.dupePrior, a, b) * ix.laterFactor(a, b)
+}
+
+// laterFactor is what dupeText keeps beyond the date prior of the two
+// cases' dates, which the text search applies: for an undated case written
+// up before the other case's date (Index.Apart), the date prior of that
+// distance, times the repeat factor; else the repeat factor alone.
+func (ix *Index) laterFactor(a, b int) float64 {
+	f := ix.repeatFactor(a, b)
+	if ix.dupePrior != nil && (ix.day[a] == noDay) != (ix.day[b] == noDay) {
+		if d := ix.apart(a, b); d > 0 {
+			f *= ix.dupePrior.tab[min(d, len(ix.dupePrior.tab)-1)]
+		}
+	}
+	return f
 }
 
 // repeatFactor is eventRepeat for two cases of one organisation (not a weak
-// one) dated on different days, else 1.
+// one) on different days: dated on different days, or one written up
+// before the other's date (Index.Apart); else 1.
 func (ix *Index) repeatFactor(a, b int) float64 {
-	if ix.day[a] == noDay || ix.day[b] == noDay || ix.day[a] == ix.day[b] || ix.sharedOrg(a, b) < 0 {
+	if ix.apart(a, b) <= 0 || ix.sharedOrg(a, b) < 0 {
 		return 1
 	}
 	return eventRepeat
@@ -185,7 +200,7 @@ func (ix *Index) rescoreDupes(doc int, hits []Hit, blk []int32, minScore float64
 		if _, in := slices.BinarySearch(blk, int32(h.Doc)); in {
 			continue // scored in full below
 		}
-		if r := ix.repeatFactor(doc, h.Doc); r != 1 {
+		if r := ix.laterFactor(doc, h.Doc); r != 1 {
 			h.Score *= r
 			h.First = h.Score
 			if h.Score < minScore || h.Score <= 0 {
@@ -195,7 +210,7 @@ func (ix *Index) rescoreDupes(doc int, hits []Hit, blk []int32, minScore float64
 		out = append(out, h)
 	}
 	for _, x := range blk {
-		t := ix.exact(q, int(x), ix.rel) * ix.pairFactor(ix.dupePrior, doc, int(x)) * ix.repeatFactor(doc, int(x))
+		t := ix.dupeText(doc, int(x), ix.exact(q, int(x), ix.rel))
 		if s := combine(t, ix.evidence(doc, int(x), false).Score); s > 0 && s >= minScore {
 			out = append(out, Hit{Doc: int(x), ID: ix.ids[x], Score: s, First: s})
 		}

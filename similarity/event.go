@@ -119,6 +119,11 @@ type events struct {
 	cites [][]int32
 	urls  []string // source id → normalized url
 
+	// pub maps an undated case to the last day its addresses allow it to
+	// tell an incident of: the earliest publication day they name
+	// (addressdate.go).
+	pub map[int32]int32
+
 	// orgDF counts, per organisation key and text term (key<<32 | term),
 	// the cases of the key that have the term: what the organisation
 	// writes in every notice (see specificity). Weak keys are left out.
@@ -200,11 +205,21 @@ func (ix *Index) eventOrgs(ev *events) {
 // eventSources fills the sources each case cites and the cases citing each.
 func (ix *Index) eventSources(ev *events) {
 	ev.srcs = make([][]int32, len(ix.cases))
+	ev.pub = make(map[int32]int32)
 	urlIDs := map[string]int32{}
 	ix.eachCase(func(i int, c *caselib.Case) {
 		us := []string{c.URL}
 		for _, s := range c.Sources {
 			us = append(us, s.URL)
+		}
+		if ix.day[i] == noDay {
+			for _, u := range us {
+				if d, ok := publishedBy(u); ok {
+					if p, seen := ev.pub[int32(i)]; !seen || d < p {
+						ev.pub[int32(i)] = d
+					}
+				}
+			}
 		}
 		for _, u := range us {
 			u = normalizeURL(u)
@@ -321,6 +336,8 @@ type EventEvidence struct {
 	Cited  int
 	// Days is how many days apart the two cases are dated, -1 when either
 	// has no date; Undated is how many of the two have none (0, 1 or 2).
+	// An undated case whose address says it was published before the other
+	// case's date is at least that many days from it ([Index.Apart]).
 	Days, Undated int
 	// Containment is the share of the shorter case's specific text (its
 	// terms weighed by their specificity, see Specific) that the longer
@@ -529,8 +546,8 @@ func (ix *Index) evidence(a, b int, explain bool) EventEvidence {
 			e.Undated++
 		}
 	}
-	if ix.day[a] != noDay && ix.day[b] != noDay {
-		e.Days = int(math.Abs(float64(ix.day[a]) - float64(ix.day[b])))
+	if d := ix.apart(a, b); d >= 0 {
+		e.Days = d
 		if e.Days > eventDays {
 			return e
 		}
@@ -717,4 +734,32 @@ func (ix *Index) caseWords(i int) map[uint32]string {
 		}
 	}
 	return words
+}
+
+// Apart returns how many days apart the cases at positions a and b are at
+// least, and -1 when their dates do not tell. Two dated cases are as far
+// apart as their dates. An undated case that an address dates (a blog's
+// /2014/05/27/ or "outage-on-may-27-2014") was written by that day, so it
+// is at least that far from a case dated later; from a case dated earlier
+// it may be any distance (a retrospective comes years after), and its
+// distance is unknown.
+func (ix *Index) Apart(a, b int) int { return ix.apart(a, b) }
+
+func (ix *Index) apart(a, b int) int {
+	da, db := ix.day[a], ix.day[b]
+	switch {
+	case da != noDay && db != noDay:
+		return int(math.Abs(float64(da) - float64(db)))
+	case da == noDay && db == noDay:
+		return -1
+	}
+	undated, day := b, da
+	if da == noDay {
+		undated, day = a, db
+	}
+	p, ok := ix.events().pub[int32(undated)]
+	if !ok || day <= p {
+		return -1
+	}
+	return int(day - p)
 }

@@ -95,6 +95,9 @@ func eventLibrary(n int, seed uint64) []*caselib.Case {
 		if r.IntN(7) == 0 {
 			c.Sources = []caselib.Source{{URL: fmt.Sprintf("http://www.example.com/post/%d/", r.IntN(n/6)), Kind: "blog"}}
 		}
+		if c.Date == "" && r.IntN(2) == 0 { // a write-up dated by its address
+			c.URL = fmt.Sprintf("https://blog.example.com/2022/03/%02d/post-mortem-%d", 1+r.IntN(10), i)
+		}
 	}
 	return cases
 }
@@ -214,6 +217,79 @@ func TestEventEvidenceFindsTheNotice(t *testing.T) {
 	}
 	if s := ix.DupeScore(pm, at("NOTE")); s < 0.5 || s <= ix.CaseSimilarity(pm, at("NOTE")) {
 		t.Errorf("DupeScore(PM, NOTE) = %v, similarity %v: want the evidence to lift it", s, ix.CaseSimilarity(pm, at("NOTE")))
+	}
+}
+
+// An undated one-line summary whose address says it was published in 2014
+// sums up an incident of 2014 or before: it is no record of the
+// organisation's incident of 2015, however alike their words, and it still
+// is one of the incident of 2014 (or of an earlier one: a retrospective
+// comes any time after).
+func TestUndatedWriteUpDatedByItsAddress(t *testing.T) {
+	t.Parallel()
+	mk := func(id, date, url, summary string) *caselib.Case {
+		c := &caselib.Case{ID: id, Org: "Joyent", Date: date, URL: url}
+		c.Title.EN, c.Summary.EN = "Manta outage", summary
+		return c
+	}
+	text := "An operator rebooted every server in the us-east-1 datacenter with a tool that lacked input validation; " +
+		"DHCP and PXE boot load stretched the recovery of the Manta metadata tier to hours."
+	summary := "An operator rebooted all servers in the us-east-1 datacenter; Manta metadata took hours to recover."
+	// The summary beside one record of the incident, dated or not, in a
+	// library of other records (so that the incident's words are rare).
+	library := func(date, org string) (*Index, int, int) {
+		pm := mk("PM", date, "https://status.example.com/pm", text)
+		pm.Org = org
+		cases := []*caselib.Case{
+			mk("SUMMARY", "", "https://web.archive.org/web/20220406095752/https://www.joyent.com/blog/postmortem-for-outage-of-us-east-1-may-27-2014", summary),
+			pm,
+		}
+		for i := range 400 {
+			c := mk(fmt.Sprintf("N%03d", i), fmt.Sprintf("2014-%02d-%02d", 1+i%12, 1+i%28), "", fmt.Sprintf("We are investigating elevated errors at location %d.", i))
+			c.Org, c.Title.EN = "Cloudflare", "Elevated errors"
+			cases = append(cases, c)
+		}
+		ix, err := BuildCases(cases, DefaultConfig())
+		if err != nil {
+			t.Fatal(err)
+		}
+		a, _ := ix.Lookup("SUMMARY")
+		b, _ := ix.Lookup("PM")
+		return ix, a, b
+	}
+	score := map[string]float64{}
+	for _, tc := range []struct {
+		date  string
+		apart int
+	}{{"2014-05-27", -1}, {"2012-01-10", -1}, {"", -1}, {"2015-07-27", 426}} {
+		ix, s, pm := library(tc.date, "Joyent")
+		if got := ix.Apart(s, pm); got != tc.apart || ix.Apart(pm, s) != got {
+			t.Errorf("PM of %q: Apart = %d, want %d both ways", tc.date, got, tc.apart)
+		}
+		e := ix.EventEvidence(s, pm)
+		switch {
+		case tc.apart < 0 && e.Score < 0.3:
+			t.Errorf("PM of %q: evidence %+v; the write-up may tell it, want the evidence to count", tc.date, e)
+		case tc.apart > 0 && (e.Score != 0 || e.Days != tc.apart):
+			t.Errorf("PM of %q: evidence %+v; written before it, want none, %d days apart", tc.date, e, tc.apart)
+		}
+		score[tc.date] = ix.DupeScore(s, pm)
+		if got := ix.DupesOf(s, 1, 0); len(got) == 0 || got[0].ID != "PM" || got[0].Score != score[tc.date] {
+			t.Errorf("PM of %q: DupesOf(SUMMARY) = %v, want PM at %v", tc.date, got, score[tc.date])
+		}
+	}
+	if later, same := score["2015-07-27"], score["2014-05-27"]; later > same/2 {
+		t.Errorf("DupeScore of the summary and the 2015 incident %v, of the 2014 one %v: want at most half", later, same)
+	}
+	// Another organisation's record of 2015: no evidence either way, and the
+	// date prior of dupes counts the year between them, as for two dated
+	// records.
+	ix, s, pm := library("2015-07-27", "Fastly")
+	ix2, s2, pm2 := library("2014-05-27", "Fastly")
+	cfg := DefaultConfig()
+	want := ix2.DupeScore(s2, pm2) * (1 - cfg.DupeDate + cfg.DupeDate*math.Exp(-426/cfg.DupeDays))
+	if got := ix.DupeScore(s, pm); math.Abs(got-want) > 1e-9 {
+		t.Errorf("another organisation: DupeScore of the summary and the 2015 record %v, want %v (the 2014 record's %v times the date prior)", got, want, ix2.DupeScore(s2, pm2))
 	}
 }
 

@@ -1,0 +1,126 @@
+package similarity
+
+import (
+	"regexp"
+	"strconv"
+	"strings"
+	"time"
+)
+
+// A record without a date often has one in its address: a blog writes the
+// day it published a post-mortem into the path (/2018/10/30/…,
+// /outage-on-may-27-2014). An incident happens before its write-up is
+// published, so such a record cannot tell an incident dated after that
+// day: two records of one organisation, one undated and summed up in 2014,
+// the other dated 2015, are two incidents. Only the latest day the address
+// allows is used: a retrospective can be written years after the incident,
+// so the address says nothing about how long before it happened.
+
+// publishedBy returns the day number of the last day the address u names
+// in its path (a date, a month or a year), and false when it names none.
+// The host is not read (a year in a host name is a brand), and a page
+// archived by web.archive.org is read at its original address.
+func publishedBy(u string) (int32, bool) {
+	low := strings.ToLower(strings.TrimSpace(u))
+	for { // some libraries write the scheme twice ("https://https://…")
+		rest, ok := strings.CutPrefix(low, "https://")
+		if !ok {
+			rest, ok = strings.CutPrefix(low, "http://")
+		}
+		if !ok {
+			break
+		}
+		low = rest
+	}
+	if rest, ok := strings.CutPrefix(low, "web.archive.org/web/"); ok {
+		// web.archive.org/web/20220406095752/https://…: the snapshot's
+		// time is when it was archived, not published.
+		if _, orig, ok := strings.Cut(rest, "/"); ok {
+			return publishedBy(orig)
+		}
+		return 0, false
+	}
+	_, path, ok := strings.Cut(low, "/")
+	if !ok {
+		return 0, false
+	}
+	if i := strings.IndexAny(path, "?#"); i >= 0 {
+		path = path[:i]
+	}
+	for _, f := range addressDates {
+		if m := f.re.FindStringSubmatch(path); m != nil {
+			if d, ok := f.last(m); ok {
+				return d, true
+			}
+		}
+	}
+	return 0, false
+}
+
+// months names the months as addresses write them, full or cut to three
+// letters ("sept" too).
+const months = `(january|february|march|april|may|june|july|august|september|october|november|december|jan|feb|mar|apr|jun|jul|aug|sept|sep|oct|nov|dec)`
+
+// addressDates are the ways an address writes a date, most precise first;
+// each gives the last day of what it names. A number is a year only from
+// 1980 to 2099 and stands apart from other digits and letters.
+var addressDates = []struct {
+	re   *regexp.Regexp
+	last func(m []string) (int32, bool)
+}{
+	// 2018/10/30, 2018-10-30, 2009/1/2
+	{regexp.MustCompile(`(?:^|[^0-9a-z])((?:19[89]|20[0-9])[0-9])[/_-]([0-9]{1,2})[/_-]([0-9]{1,2})(?:[^0-9]|$)`),
+		func(m []string) (int32, bool) { return dayOf(atoi(m[1]), atoi(m[2]), atoi(m[3])) }},
+	// may-27-2014, january-24th-2023, feb-29th-2012
+	{regexp.MustCompile(`(?:^|[^a-z])` + months + `[_-]([0-9]{1,2})(?:st|nd|rd|th)?[_-]+((?:19[89]|20[0-9])[0-9])(?:[^0-9]|$)`),
+		func(m []string) (int32, bool) { return dayOf(atoi(m[3]), monthOf(m[1]), atoi(m[2])) }},
+	// 18-november-2025, 4th-july-2019
+	{regexp.MustCompile(`(?:^|[^0-9a-z])([0-9]{1,2})(?:st|nd|rd|th)?[_-]` + months + `[_-]((?:19[89]|20[0-9])[0-9])(?:[^0-9]|$)`),
+		func(m []string) (int32, bool) { return dayOf(atoi(m[3]), monthOf(m[2]), atoi(m[1])) }},
+	// 2018/08/, 2014/01
+	{regexp.MustCompile(`(?:^|[^0-9a-z])((?:19[89]|20[0-9])[0-9])[/_-]([0-9]{1,2})(?:[^0-9]|$)`),
+		func(m []string) (int32, bool) { return lastOfMonth(atoi(m[1]), atoi(m[2])) }},
+	// april-2022
+	{regexp.MustCompile(`(?:^|[^a-z])` + months + `[_-]((?:19[89]|20[0-9])[0-9])(?:[^0-9]|$)`),
+		func(m []string) (int32, bool) { return lastOfMonth(atoi(m[2]), monthOf(m[1])) }},
+	// blackout_of_2003, /2019/
+	{regexp.MustCompile(`(?:^|[^0-9a-z])((?:19[89]|20[0-9])[0-9])(?:[^0-9a-z]|$)`),
+		func(m []string) (int32, bool) { return dayOf(atoi(m[1]), 12, 31) }},
+}
+
+func atoi(s string) int { n, _ := strconv.Atoi(s); return n }
+
+// monthOf returns the number of a month name of the months pattern.
+func monthOf(s string) int {
+	for i, m := range []string{"jan", "feb", "mar", "apr", "may", "jun", "jul", "aug", "sep", "oct", "nov", "dec"} {
+		if strings.HasPrefix(s, m) {
+			return i + 1
+		}
+	}
+	return 0
+}
+
+// dayOf returns the day number (caselib.DayNumber's) of a valid date.
+func dayOf(y, m, d int) (int32, bool) {
+	if m < 1 || m > 12 || d < 1 || d > 31 {
+		return 0, false
+	}
+	t := time.Date(y, time.Month(m), d, 0, 0, 0, 0, time.UTC)
+	if t.Day() != d { // 31 April
+		return 0, false
+	}
+	return dayNumberOf(t)
+}
+
+// lastOfMonth returns the day number of the last day of a month.
+func lastOfMonth(y, m int) (int32, bool) {
+	if m < 1 || m > 12 {
+		return 0, false
+	}
+	return dayNumberOf(time.Date(y, time.Month(m)+1, 0, 0, 0, 0, 0, time.UTC))
+}
+
+func dayNumberOf(t time.Time) (int32, bool) {
+	d, ok := dayNumber(t.Format("2006-01-02"))
+	return int32(d), ok
+}

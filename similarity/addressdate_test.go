@@ -1,0 +1,48 @@
+package similarity
+
+import "testing"
+
+func TestPublishedBy(t *testing.T) {
+	for _, tc := range []struct {
+		url  string
+		want string // the last day the address allows, "" for none
+	}{
+		{"https://blog.github.com/2018-10-30-oct21-post-incident-analysis/", "2018-10-30"},
+		{"https://engineering.fb.com/2021/10/05/networking-traffic/outage-details/", "2021-10-05"},
+		{"https://lkml.org/lkml/2009/1/2/373", "2009-01-02"},
+		{"https://blog.npmjs.org/post/74949623024/2014-01-28-outage-postmortem.html", "2014-01-28"},
+		{"https://https://blog.cloudflare.com/cloudflare-outage-on-july-17-2020/", "2020-07-17"},
+		{"https://blog.cloudflare.com/cloudflare-incident-on-january-24th-2023/", "2023-01-24"},
+		{"https://azure.microsoft.com/en-us/blog/summary-of-windows-azure-service-disruption-on-feb-29th-2012/", "2012-02-29"},
+		{"https://blog.cloudflare.com/18-november-2025-outage/", "2025-11-18"},
+		{"https://web.archive.org/web/20220406095752/https://www.joyent.com/blog/postmortem-for-outage-of-us-east-1-may-27-2014", "2014-05-27"},
+		{"https://allegro.tech/2018/08/postmortem-why-allegro-went-down.html", "2018-08-31"},
+		{"https://www.atlassian.com/engineering/post-incident-review-april-2022-outage", "2022-04-30"},
+		{"https://en.wikipedia.org/wiki/Northeast_blackout_of_2003", "2003-12-31"},
+		{"https://www.elastic.co/blog/elastic-cloud-incident-report-feburary-4-2019", "2019-12-31"}, // misspelt month: the year only
+		// No date: none in the path, one in the host or the snapshot's time
+		// only, a month or day without a year, numbers that are not years.
+		{"https://www.fastly.com/blog/summary-of-june-8-outage", ""},
+		{"https://gocardless.com/blog/incident-review-api-and-dashboard-outage-on-10th-october/", ""},
+		{"https://status.discordapp.com/incidents/dj3l6lw926kl", ""},
+		{"https://web.archive.org/web/20220406095752/https://example.com/postmortem", ""},
+		{"https://blog2019.example.com/outage", ""},
+		{"https://example.com/post/74949623024/outage", ""},
+		{"https://example.com/marketing-2019", "2019-12-31"}, // the year, not March
+		{"https://example.com/2019/02/30/", "2019-02-28"},    // no 30 February: the month
+		{"", ""},
+		{"not a url", ""},
+	} {
+		d, ok := publishedBy(tc.url)
+		if tc.want == "" {
+			if ok {
+				t.Errorf("publishedBy(%q) = day %d, want none", tc.url, d)
+			}
+			continue
+		}
+		want, _ := dayNumber(tc.want)
+		if !ok || d != int32(want) {
+			t.Errorf("publishedBy(%q) = day %d, %v; want %s (day %d)", tc.url, d, ok, tc.want, want)
+		}
+	}
+}
