@@ -125,7 +125,7 @@ func (ix *Index) dupeText(a, b int, sim float64) float64 {
 
 // laterFactor is what dupeText keeps beyond the date prior of the two
 // cases' dates, which the text search applies: for an undated case written
-// up before the other case's date (Index.Apart), the date prior of that
+// up before the other case's date (apart, event.go), the date prior of that
 // distance, times the repeat factor; else the repeat factor alone.
 func (ix *Index) laterFactor(a, b int) float64 {
 	f := ix.repeatFactor(a, b)
@@ -139,7 +139,7 @@ func (ix *Index) laterFactor(a, b int) float64 {
 
 // repeatFactor is eventRepeat for two cases of one organisation (not a weak
 // one) on different days: dated on different days, or one written up
-// before the other's date (Index.Apart); else 1.
+// before the other's date (apart, event.go); else 1.
 func (ix *Index) repeatFactor(a, b int) float64 {
 	if ix.apart(a, b) <= 0 || ix.sharedOrg(a, b) < 0 {
 		return 1

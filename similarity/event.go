@@ -337,7 +337,7 @@ type EventEvidence struct {
 	// Days is how many days apart the two cases are dated, -1 when either
 	// has no date; Undated is how many of the two have none (0, 1 or 2).
 	// An undated case whose address says it was published before the other
-	// case's date is at least that many days from it ([Index.Apart]).
+	// case's date is at least that many days from it (apart).
 	Days, Undated int
 	// Containment is the share of the shorter case's specific text (its
 	// terms weighed by their specificity, see Specific) that the longer
@@ -736,15 +736,13 @@ func (ix *Index) caseWords(i int) map[uint32]string {
 	return words
 }
 
-// Apart returns how many days apart the cases at positions a and b are at
+// apart returns how many days apart the cases at positions a and b are at
 // least, and -1 when their dates do not tell. Two dated cases are as far
 // apart as their dates. An undated case that an address dates (a blog's
 // /2014/05/27/ or "outage-on-may-27-2014") was written by that day, so it
 // is at least that far from a case dated later; from a case dated earlier
 // it may be any distance (a retrospective comes years after), and its
 // distance is unknown.
-func (ix *Index) Apart(a, b int) int { return ix.apart(a, b) }
-
 func (ix *Index) apart(a, b int) int {
 	da, db := ix.day[a], ix.day[b]
 	switch {

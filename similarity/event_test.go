@@ -263,8 +263,8 @@ func TestUndatedWriteUpDatedByItsAddress(t *testing.T) {
 		apart int
 	}{{"2014-05-27", -1}, {"2012-01-10", -1}, {"", -1}, {"2015-07-27", 426}} {
 		ix, s, pm := library(tc.date, "Joyent")
-		if got := ix.Apart(s, pm); got != tc.apart || ix.Apart(pm, s) != got {
-			t.Errorf("PM of %q: Apart = %d, want %d both ways", tc.date, got, tc.apart)
+		if got := ix.apart(s, pm); got != tc.apart || ix.apart(pm, s) != got {
+			t.Errorf("PM of %q: apart = %d, want %d both ways", tc.date, got, tc.apart)
 		}
 		e := ix.EventEvidence(s, pm)
 		switch {
