@@ -129,6 +129,8 @@ func TestStepSynonymsAndBigrams(t *testing.T) {
 	}{
 		{"k8s nodes out of memory", KindSynonym, []string{"kubernet", "oom"}},
 		{"db returned 503", KindSynonym, []string{"databas"}},
+		// A DNS response code is DNS: dig's output says SERVFAIL, never "DNS".
+		{"status: SERVFAIL, then NXDOMAIN", KindSynonym, []string{"dns", "dns"}},
 		{"connection pool exhaustion. Redis overload", KindBigram, []string{"connect pool", "pool exhaust", "redis overload"}},
 	} {
 		var got []string
