@@ -147,7 +147,9 @@ type Options struct {
 	// ingester-7 → ingester. Default true.
 	PodNames bool
 	// Addresses cuts a port off a host or IP address ("db.internal:5432" →
-	// db.internal, 5432). Default true.
+	// db.internal, :5432; dig's "198.41.222.173#53" → <ip>, :53). The port
+	// is a term of its own, ":5432", so that it meets ports only and not the
+	// same number in prose ("Route 53"). Default true.
 	Addresses bool
 	// IPLiterals keeps an IP address literally beside its class (8.8.8.8 →
 	// 8.8.8.8, <ip>): a well-known resolver or metadata address may be a
@@ -407,9 +409,12 @@ func (a *Analyzer) analyzeWord(sc *scratch, text string, ti *tokInfo, fl uint16,
 			return
 		}
 	}
-	if fl&fPort != 0 { // a port: a literal, never a status code
-		ti.text = s
-		sc.units = append(sc.units, unit{text: s, tok: idx})
+	if fl&fPort != 0 {
+		// A port: a literal, never a status code, and written ":53" so
+		// that it meets ports only, not the same number in prose
+		// ("Route 53", "53 minutes").
+		ti.text = ":" + s
+		sc.units = append(sc.units, unit{text: ti.text, tok: idx})
 		return
 	}
 	if fl&fDigit != 0 && classifyNumber(sc, ti, s, fl, idx, a.opts.IPLiterals) {

@@ -76,7 +76,7 @@ func TestAnalyzeSnippets(t *testing.T) {
 		{in: "HTTP 503 Service Unavailable from the LB",
 			want: []string{"http", "503", "5xx", "servic", "503", "unavail", "lb"}},
 		{in: "dial tcp 10.0.0.12:5432: connect: connection refused",
-			want: []string{"dial", "tcp", "<ip>", "5432", "connect", "connect", "econnrefus", "refus"}},
+			want: []string{"dial", "tcp", "<ip>", ":5432", "connect", "connect", "econnrefus", "refus"}},
 		{in: "US-EAST-1 region",
 			want: []string{"us-east-1", "east", "region"}},
 		{in: "p99 latency rose to 2.3s on us-central1",

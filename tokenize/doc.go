@@ -33,8 +33,10 @@
 //     and its value, a token of its own ("status=429" → status, 429, 4xx;
 //     key="value" too); a Kubernetes name loses its generated suffix
 //     (coredns-5d78c9869d-abcde → coredns, ingester-7 → ingester, but
-//     us-east-1 stays); a port is cut off a host or IP address
-//     (example.com:443 → example.com, 443); a line number is cut off a
+//     us-east-1 stays); a port is cut off a host or IP address and becomes
+//     a term that meets ports only (example.com:443 → example.com, :443;
+//     dig's 198.41.222.173#53 → <ip>, :53, which no longer meets "Route
+//     53"); a line number is cut off a
 //     source file name (handler.py:58). The boilerplate of log lines is
 //     marked to be dropped: a log level where a log line puts it, a
 //     Python frame's "File" and "line N", a request id's key, a severity

@@ -26,6 +26,12 @@ func (a *Analyzer) reshape(text string, toks, out []token) []token {
 			t.flags |= fDrop
 			dropNext = false
 		}
+		if o.Addresses && hashPort(text, t, out) {
+			// dig and BIND write a server as 198.41.222.173#53.
+			t.flags |= fPort
+			out = append(out, t)
+			continue
+		}
 		if t.flags&(fURL|fSymbol|fSingle|fNonASCII) != 0 || t.flags&(fJoiner) == 0 {
 			if o.LabelPairs && t.flags&fNonASCII == 0 && quotedLabelKey(text, t) {
 				t.flags |= fLabelKey
@@ -140,6 +146,20 @@ func isLevelKey(k string) bool {
 // ("fra1.digitaloceanspaces.com:443", "169.254.169.253:53"), or 0. The
 // part before must be a dotted host name with a letter or an IPv4 address,
 // so clock times (10:15) and "key:value" are left alone.
+// hashPort reports whether the token t is the port of an IPv4 address
+// written with a '#' (198.41.222.173#53, as dig and BIND print a server):
+// digits right after a '#' right after the address, the last token of out.
+func hashPort(text string, t token, out []token) bool {
+	if t.start < 2 || text[t.start-1] != '#' || len(out) == 0 || out[len(out)-1].end != t.start-1 {
+		return false
+	}
+	if n := t.end - t.start; n > 5 || digitsAt(text[t.start:t.end], 0) != n {
+		return false
+	}
+	prev := out[len(out)-1]
+	return isIPv4(text[prev.start:prev.end])
+}
+
 func portAt(s string) int {
 	c := strings.LastIndexByte(s, ':')
 	if c <= 0 || c+1 >= len(s) || len(s)-c-1 > 5 || digitsAt(s, c+1) != len(s)-c-1 {

@@ -96,8 +96,10 @@ func TestStepPodNames(t *testing.T) {
 	checkTerms(t, "PodNames off", onCallOff(), "coredns-5d78c9869d-abcde", []string{"coredn", "abcd"}, nil)
 }
 
-// Addresses: a port is cut off a host or IP address and kept as a number;
-// with IPLiterals the address is kept beside its class.
+// Addresses: a port is cut off a host or IP address and kept as a term of
+// its own, ":53", that meets ports only (not "Route 53"); dig's
+// 198.41.222.173#53 is an address and its port too. With IPLiterals the
+// address is kept beside its class.
 func TestStepAddresses(t *testing.T) {
 	for _, tc := range []struct {
 		in   string
@@ -111,12 +113,17 @@ func TestStepAddresses(t *testing.T) {
 		}
 	}
 	checkTerms(t, "Addresses", DefaultOptions(), "openssl s_client -connect fra1.digitaloceanspaces.com:443",
-		[]string{"fra1.digitaloceanspaces.com", "digitaloceanspac", "443"}, []string{"fra1.digitaloceanspaces.com:443"})
-	checkTerms(t, "Addresses", DefaultOptions(), "upstream=169.254.169.253:53 port 503", []string{"<ip>", "53", "503", "5xx"}, []string{"169.254.169.253"})
+		[]string{"fra1.digitaloceanspaces.com", "digitaloceanspac", ":443"}, []string{"fra1.digitaloceanspaces.com:443", "443"})
+	checkTerms(t, "Addresses", DefaultOptions(), "upstream=169.254.169.253:53 port 503", []string{"<ip>", ":53", "503", "5xx"}, []string{"169.254.169.253", "53"})
+	checkTerms(t, "Addresses", DefaultOptions(), ";; communications error to 198.41.222.173#53: timed out", []string{"<ip>", ":53"}, []string{"53"})
+	checkTerms(t, "Addresses", DefaultOptions(), "Route 53 errors, issue #53, room#12", []string{"53", "12"}, []string{":53", ":12"})
 	o := DefaultOptions()
 	o.IPLiterals = true
-	checkTerms(t, "IPLiterals", o, "dig @8.8.8.8 and 169.254.169.253:53", []string{"8.8.8.8", "169.254.169.253", "<ip>", "53"}, nil)
+	checkTerms(t, "IPLiterals", o, "dig @8.8.8.8 and 169.254.169.253:53", []string{"8.8.8.8", "169.254.169.253", "<ip>", ":53"}, nil)
 	checkTerms(t, "Addresses", DefaultOptions(), "10.0.0.1:443", nil, []string{"4xx"}) // a port is never a status code
+	off := DefaultOptions()
+	off.Addresses = false
+	checkTerms(t, "Addresses off", off, "198.41.222.173#53", []string{"53"}, []string{":53"})
 }
 
 // Files: a file name is kept whole beside its parts, a line number after
