@@ -18,8 +18,10 @@ import (
 
 // publishedBy returns the day number of the last day the address u names
 // in its path (a date, a month or a year), and false when it names none.
-// The host is not read (a year in a host name is a brand), and a page
-// archived by web.archive.org is read at its original address.
+// A path that names several (a report of 2019-2020, a post of 2022/01 on
+// an outage of 10-31-2021) gives the latest: a bound must never be too
+// early. The host is not read (a year in a host name is a brand), and a
+// page archived by web.archive.org is read at its original address.
 func publishedBy(u string) (int32, bool) {
 	low := strings.ToLower(strings.TrimSpace(u))
 	for { // some libraries write the scheme twice ("https://https://…")
@@ -47,14 +49,44 @@ func publishedBy(u string) (int32, bool) {
 	if i := strings.IndexAny(path, "?#"); i >= 0 {
 		path = path[:i]
 	}
+	// The most precise reading of each part of the path: a date's digits
+	// are not read again as its month or year.
+	var taken [][2]int
+	best, found := int32(0), false
 	for _, f := range addressDates {
-		if m := f.re.FindStringSubmatch(path); m != nil {
-			if d, ok := f.last(m); ok {
-				return d, true
+		for off := 0; off < len(path); {
+			m := f.re.FindStringSubmatchIndex(path[off:])
+			if m == nil {
+				break
+			}
+			lo, hi := off+m[2], off+m[len(m)-1] // the date's first and last group
+			groups := make([]string, len(m)/2)
+			for g := range groups {
+				if m[2*g] >= 0 {
+					groups[g] = path[off+m[2*g] : off+m[2*g+1]]
+				}
+			}
+			off = hi
+			if overlaps(taken, lo, hi) {
+				continue
+			}
+			if d, ok := f.last(groups); ok {
+				taken = append(taken, [2]int{lo, hi})
+				best, found = max(best, d), true
 			}
 		}
 	}
-	return 0, false
+	return best, found
+}
+
+// overlaps reports whether [lo, hi) overlaps one of spans.
+func overlaps(spans [][2]int, lo, hi int) bool {
+	for _, s := range spans {
+		if lo < s[1] && s[0] < hi {
+			return true
+		}
+	}
+	return false
 }
 
 // months names the months as addresses write them, full or cut to three

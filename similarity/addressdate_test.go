@@ -20,6 +20,10 @@ func TestPublishedBy(t *testing.T) {
 		{"https://www.atlassian.com/engineering/post-incident-review-april-2022-outage", "2022-04-30"},
 		{"https://en.wikipedia.org/wiki/Northeast_blackout_of_2003", "2003-12-31"},
 		{"https://www.elastic.co/blog/elastic-cloud-incident-report-feburary-4-2019", "2019-12-31"}, // misspelt month: the year only
+		// Several dates: the latest, each read at its most precise.
+		{"https://example.com/reports/2019-2020-availability", "2020-12-31"},
+		{"https://blog.roblox.com/2022/01/roblox-return-to-service-10-28-10-31-2021/", "2022-01-31"},
+		{"https://example.com/2014/01/28/update-2014-02-03", "2014-02-03"},
 		// No date: none in the path, one in the host or the snapshot's time
 		// only, a month or day without a year, numbers that are not years.
 		{"https://www.fastly.com/blog/summary-of-june-8-outage", ""},
