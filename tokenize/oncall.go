@@ -142,10 +142,6 @@ func isLevelKey(k string) bool {
 	return false
 }
 
-// portAt returns the index of the ':' before a port number ending s
-// ("fra1.digitaloceanspaces.com:443", "169.254.169.253:53"), or 0. The
-// part before must be a dotted host name with a letter or an IPv4 address,
-// so clock times (10:15) and "key:value" are left alone.
 // hashPort reports whether the token t is the port of an IPv4 address
 // written with a '#' (198.41.222.173#53, as dig and BIND print a server):
 // digits right after a '#' right after the address, the last token of out.
@@ -160,6 +156,10 @@ func hashPort(text string, t token, out []token) bool {
 	return isIPv4(text[prev.start:prev.end])
 }
 
+// portAt returns the index of the ':' before a port number ending s
+// ("fra1.digitaloceanspaces.com:443", "169.254.169.253:53"), or 0. The
+// part before must be a dotted host name with a letter or an IPv4 address,
+// so clock times (10:15) and "key:value" are left alone.
 func portAt(s string) int {
 	c := strings.LastIndexByte(s, ':')
 	if c <= 0 || c+1 >= len(s) || len(s)-c-1 > 5 || digitsAt(s, c+1) != len(s)-c-1 {
