@@ -124,24 +124,23 @@ func (ix *Index) dupeText(a, b int, sim float64) float64 {
 }
 
 // laterFactor is what dupeText keeps beyond the date prior of the two
-// cases' dates, which the text search applies: for an undated case written
-// up before the other case's date (apart, event.go), the date prior of that
-// distance, times the repeat factor; else the repeat factor alone.
+// cases' dates, which the text search applies: the repeat factor, times,
+// for an undated case written up before the other case's date (apart,
+// event.go), the date prior of that distance.
 func (ix *Index) laterFactor(a, b int) float64 {
-	f := ix.repeatFactor(a, b)
-	if ix.dupePrior != nil && (ix.day[a] == noDay) != (ix.day[b] == noDay) {
-		if d := ix.apart(a, b); d > 0 {
-			f *= ix.dupePrior.tab[min(d, len(ix.dupePrior.tab)-1)]
-		}
+	d := ix.apart(a, b)
+	f := ix.repeatFactor(a, b, d)
+	if d > 0 && ix.dupePrior != nil && (ix.day[a] == noDay) != (ix.day[b] == noDay) {
+		f *= ix.dupePrior.tab[min(d, len(ix.dupePrior.tab)-1)]
 	}
 	return f
 }
 
 // repeatFactor is eventRepeat for two cases of one organisation (not a weak
-// one) on different days: dated on different days, or one written up
-// before the other's date (apart, event.go); else 1.
-func (ix *Index) repeatFactor(a, b int) float64 {
-	if ix.apart(a, b) <= 0 || ix.sharedOrg(a, b) < 0 {
+// one) d > 0 days apart (apart: dated on different days, or one written up
+// before the other's date); else 1.
+func (ix *Index) repeatFactor(a, b, d int) float64 {
+	if d <= 0 || ix.sharedOrg(a, b) < 0 {
 		return 1
 	}
 	return eventRepeat
