@@ -119,6 +119,11 @@ type events struct {
 	cites [][]int32
 	urls  []string // source id → normalized url
 
+	// site is each case's publisher: the host of its address (url, else
+	// its first source), as an id into sites; -1 when it has none.
+	site  []int32
+	sites []string
+
 	// pub maps an undated case to the last day its addresses allow it to
 	// tell an incident of: the earliest publication day they name
 	// (addressdate.go).
@@ -205,12 +210,27 @@ func (ix *Index) eventOrgs(ev *events) {
 // eventSources fills the sources each case cites and the cases citing each.
 func (ix *Index) eventSources(ev *events) {
 	ev.srcs = make([][]int32, len(ix.cases))
+	ev.site = make([]int32, len(ix.cases))
 	ev.pub = make(map[int32]int32)
-	urlIDs := map[string]int32{}
+	urlIDs, siteIDs := map[string]int32{}, map[string]int32{}
 	ix.eachCase(func(i int, c *caselib.Case) {
 		us := []string{c.URL}
 		for _, s := range c.Sources {
 			us = append(us, s.URL)
+		}
+		ev.site[i] = -1
+		for _, u := range us {
+			if u = normalizeURL(u); u != "" {
+				host, _, _ := strings.Cut(u, "/")
+				id, ok := siteIDs[host]
+				if !ok {
+					id = int32(len(ev.sites))
+					siteIDs[host] = id
+					ev.sites = append(ev.sites, host)
+				}
+				ev.site[i] = id
+				break
+			}
 		}
 		if ix.day[i] == noDay {
 			for _, u := range us {
@@ -334,6 +354,15 @@ type EventEvidence struct {
 	// not count).
 	Source string
 	Cited  int
+	// Pairings is, for two cases dated the same day by different sites (a
+	// write-up on a blog and a notice on a status page), how many pairs
+	// the organisation's records of that day on those two sites make: 1
+	// when each is its site's only record of the day, so that the notice is
+	// the one the status page posted for the incident the write-up tells.
+	// 0 when the two are not dated the same day by different sites. Sites
+	// are the two sites (hosts of the cases' addresses) when it is not 0.
+	Pairings int
+	Sites    [2]string
 	// Days is how many days apart the two cases are dated, -1 when either
 	// has no date; Undated is how many of the two have none (0, 1 or 2).
 	// An undated case whose address says it was published before the other
@@ -421,6 +450,31 @@ func (ix *Index) near(k int32, a, b int) int {
 	lo, _ := slices.BinarySearchFunc(dated, min(da, db)-eventDays, at)
 	hi, _ := slices.BinarySearchFunc(dated, max(da, db)+eventDays+1, at)
 	return max(2, hi-lo)
+}
+
+// dayPairings returns, for the cases at a and b of organisation key k
+// dated the same day by different sites, how many pairs the key's records
+// of that day on those two sites make (at least 1); else 0.
+func (ix *Index) dayPairings(k int32, a, b int) int {
+	ev := ix.events()
+	sa, sb, day := ev.site[a], ev.site[b], ix.day[a]
+	if sa < 0 || sb < 0 || sa == sb || day == noDay || day != ix.day[b] {
+		return 0
+	}
+	dated := ev.dated[k]
+	at := func(x int32, t int32) int { return int(ix.day[x]) - int(t) }
+	lo, _ := slices.BinarySearchFunc(dated, day, at)
+	hi, _ := slices.BinarySearchFunc(dated, day+1, at)
+	na, nb := 0, 0
+	for _, x := range dated[lo:hi] {
+		switch ev.site[x] {
+		case sa:
+			na++
+		case sb:
+			nb++
+		}
+	}
+	return max(1, na*nb)
 }
 
 // specificity returns the specificity of text term t for a pair of cases
@@ -563,6 +617,9 @@ func (ix *Index) evidence(a, b int, explain bool) EventEvidence {
 	e.Org = ix.events().names[k]
 	e.OrgShare = float64(ix.events().count[k]) / float64(len(ix.cases))
 	e.NearShare = float64(ix.near(k, a, b)) / float64(len(ix.cases))
+	if e.Pairings = ix.dayPairings(k, a, b); e.Pairings > 0 {
+		e.Sites = [2]string{ix.events().sites[ix.events().site[a]], ix.events().sites[ix.events().site[b]]}
+	}
 	type term struct {
 		t uint32
 		s float64
@@ -658,7 +715,13 @@ const (
 //     template lines weigh nothing in S, and a stub has too few words to
 //     share much. (The share of the shorter text inside the longer,
 //     Containment, is reported but not scored: it favoured stubs and
-//     missed two long records of one event.)
+//     missed two long records of one event.) Two records dated the
+//     same day by different sites (a write-up and a status notice) are
+//     one event with the chance 1/Pairings of picking the right pair of
+//     that day's records of the two sites, whatever words they share:
+//     the text factor is 1 − (1 − c)(1 − 1/Pairings). A status page
+//     posts one notice per incident, often in product names alone; a
+//     notice that is its page's only one of the day is the incident's.
 //
 // A source both cases cite is evidence on its own: src·dates, src being 1
 // for a source two cases cite, down to ½ for one maxCites cite.
@@ -675,6 +738,9 @@ func eventScore(e EventEvidence) float64 {
 	weak := 1 - math.Pow(oo, eventOrgWeight)*math.Pow(ow, 1-eventOrgWeight)
 	o := 1 - weak*math.Exp(-float64(e.RareShared)/eventRare)*(1-src)
 	c := 1 - math.Exp(-e.Specific/eventSpecific)
+	if e.Pairings > 0 {
+		c = 1 - (1-c)*(1-1/float64(e.Pairings))
+	}
 	return min(max(o*d*c, src*d, 0), 1)
 }
 
@@ -705,6 +771,8 @@ func (e EventEvidence) Why() []string {
 		out = append(out, "same org: "+e.Org)
 	}
 	switch {
+	case e.Pairings == 1:
+		out = append(out, "same day, the only record of each of "+e.Sites[0]+" and "+e.Sites[1])
 	case e.Days == 0:
 		out = append(out, "same day")
 	case e.Days > 0:

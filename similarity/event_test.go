@@ -122,11 +122,14 @@ func TestDupesWithEventsAreExact(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	evidenced := 0
+	evidenced, paired := 0, 0
 	for a := range ix.Len() {
 		for b := a + 1; b < ix.Len(); b++ {
 			if e := ix.EventEvidence(a, b); e.Score > 0 {
 				evidenced++
+				if e.Pairings > 0 {
+					paired++
+				}
 				if e.Score > 1 || ix.DupeScore(a, b) < ix.dupeText(a, b, ix.CaseSimilarity(a, b))-1e-12 {
 					t.Fatalf("%s~%s: event score %v, dupes score %v below its text part", ix.Case(a).ID, ix.Case(b).ID, e.Score, ix.DupeScore(a, b))
 				}
@@ -136,8 +139,8 @@ func TestDupesWithEventsAreExact(t *testing.T) {
 			}
 		}
 	}
-	if evidenced < 200 {
-		t.Fatalf("only %d pairs with same-event evidence: the library does not test it", evidenced)
+	if evidenced < 200 || paired < 20 {
+		t.Fatalf("only %d pairs with same-event evidence, %d of one day on two sites: the library does not test it", evidenced, paired)
 	}
 	for _, minScore := range []float64{0, 0.3} {
 		for d := range ix.Len() {
@@ -402,5 +405,76 @@ func TestEventEvidenceDiscountsTheTemplate(t *testing.T) {
 	sim := ix.CaseSimilarity(n, again)
 	if s := ix.DupeScore(n, again); s > eventRepeat*sim+1e-9 {
 		t.Errorf("NOTE~AGAIN (same words, five days apart): dupes score %v, want at most %v of similarity %v", s, eventRepeat, sim)
+	}
+}
+
+// A write-up on an organisation's blog and the one notice its status page
+// posted that day are one incident, though the notice names only products
+// that every notice names; a second notice that day halves the chance, and
+// two notices of one page, or a notice of another day, get nothing from it.
+func TestSameDayOnlyRecordOfEachSite(t *testing.T) {
+	t.Parallel()
+	notice := func(id, date, products string) *caselib.Case {
+		c := &caselib.Case{ID: id, Org: "Octo", Date: date, URL: "https://www.octostatus.example/incidents/" + id}
+		c.Title.EN = "Incident with " + products
+		c.Summary.EN = "We are investigating reports of degraded performance for " + products + ". We will provide an update when we have one."
+		return c
+	}
+	writeUp := &caselib.Case{ID: "REPORT", Org: "Octo", Date: "2021-05-16", URL: "https://octo.blog.example/2021-06-02-availability-report/"}
+	writeUp.Title.EN = "A foreign key for scoped tokens exceeded the INT32 maximum"
+	writeUp.Summary.EN = "Token inserts failed for ten hours, breaking Actions, Pages and API requests until a migration to INT64 finished."
+	products := []string{"Actions", "Pages", "API Requests", "Git Operations", "Issues", "Webhooks", "Packages"}
+	library := func(extra ...*caselib.Case) *Index {
+		cases := []*caselib.Case{writeUp}
+		for i := range 200 { // the page's other days
+			cases = append(cases, notice(fmt.Sprintf("N%03d", i), fmt.Sprintf("2021-%02d-%02d", 1+i%12, 1+i%28),
+				products[i%len(products)]+" and "+products[(i+3)%len(products)]))
+		}
+		for i := range 400 { // other organisations: Octo is no bug tracker's only one
+			c := &caselib.Case{ID: fmt.Sprintf("X%03d", i), Org: fmt.Sprintf("Org %d", i%30), Date: "2020-01-02"}
+			c.Title.EN, c.Summary.EN = "Elevated errors", fmt.Sprintf("Elevated errors at location %d.", i)
+			cases = append(cases, c)
+		}
+		ix, err := BuildCases(append(cases, extra...), DefaultConfig())
+		if err != nil {
+			t.Fatal(err)
+		}
+		return ix
+	}
+	pos := func(ix *Index, id string) int {
+		i, ok := ix.Lookup(id)
+		if !ok {
+			t.Fatalf("no case %s", id)
+		}
+		return i
+	}
+	day := notice("DAY", "2021-05-16", "Actions, API Requests, and Pages")
+	ix := library(day)
+	r, d := pos(ix, "REPORT"), pos(ix, "DAY")
+	only := ix.EventEvidence(r, d)
+	if only.Pairings != 1 || ix.DupeScore(r, d) < 0.7 || ix.EventEvidence(d, r).Score != only.Score {
+		t.Errorf("write-up and the page's only notice of its day: dupes score %v, evidence %+v; want Pairings 1 and a score of at least 0.7 (dupes' default threshold), the same both ways", ix.DupeScore(r, d), only)
+	}
+	if why := only.Why(); !slices.Contains(why, "same day, the only record of each of octo.blog.example and octostatus.example") {
+		t.Errorf("Why() = %q, want it to say each is its site's only record of the day", why)
+	}
+	if got := ix.DupesOf(r, 1, 0); len(got) == 0 || got[0].ID != "DAY" {
+		t.Errorf("DupesOf(REPORT) = %v, want DAY first", got)
+	}
+
+	second := notice("DAY2", "2021-05-16", "Issues and Webhooks")
+	ix = library(day, second)
+	r, d = pos(ix, "REPORT"), pos(ix, "DAY")
+	two := ix.EventEvidence(r, d)
+	if two.Pairings != 2 || two.Score >= only.Score || two.Score < only.Score/3 {
+		t.Errorf("two notices that day: evidence %+v, want Pairings 2 and a score below %v (one notice), above a third of it", two, only.Score)
+	}
+	if e := ix.EventEvidence(d, pos(ix, "DAY2")); e.Pairings != 0 || e.Score > 0.3 {
+		t.Errorf("two notices of one page, one day: evidence %+v, want no pairing and a score of at most 0.3", e)
+	}
+
+	ix = library(notice("NEXT", "2021-05-17", "Actions, API Requests, and Pages"))
+	if e := ix.EventEvidence(pos(ix, "REPORT"), pos(ix, "NEXT")); e.Pairings != 0 || e.Score > 0.3 {
+		t.Errorf("the page's notice of the next day: evidence %+v, want no pairing and a score of at most 0.3", e)
 	}
 }

@@ -33,7 +33,9 @@ The dupes score joins the pair's text similarity (discounted as their dates grow
 halved for two records of one organisation on different days: a status page's template on
 another day is a repeat) with same-event evidence: the same organisation, dates days apart,
 and words of this incident both records use (a region, an error code, a product; not the
-organisation's name nor what it writes in every notice), or a source both cite. An undated
+organisation's name nor what it writes in every notice), or a source both cite. A write-up and a
+status notice of one day, each its site's only record of that day, count as one incident whatever
+words they share (a status page posts one notice per incident, often in product names alone). An undated
 record whose address carries a date (a blog's /2014/05/27/…) was written by that day, so it is
 no record of a later incident. The default threshold is where the list was measured to be
 mostly the same incident: eval/notes/dupes-threshold.md.
