@@ -131,6 +131,13 @@ func TestStepSynonymsAndBigrams(t *testing.T) {
 		{"db returned 503", KindSynonym, []string{"databas"}},
 		// A DNS response code is DNS: dig's output says SERVFAIL, never "DNS".
 		{"status: SERVFAIL, then NXDOMAIN", KindSynonym, []string{"dns", "dns"}},
+		// A key at a 32-bit integer's limit ran out of values; a write-up
+		// says so in words. A 32-bit OS is no such limit.
+		{"Duplicate entry '2147483647' for key 'PRIMARY'", KindSynonym, []string{"int32"}},
+		{"ran out of 32-bit serial IDs; an overflow in ids (signed 32-bit ints)", KindSynonym, []string{"int32", "int32", "int32"}},
+		{"id 2147483646 on a 32-bit OS", KindSynonym, nil},
+		{"write /srv/meta: no space left on device", KindSynonym, []string{"enospc"}},
+		{"when the filesystem filled, writes failed", KindSynonym, []string{"enospc"}},
 		{"connection pool exhaustion. Redis overload", KindBigram, []string{"connect pool", "pool exhaust", "redis overload"}},
 	} {
 		var got []string

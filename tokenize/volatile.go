@@ -7,7 +7,7 @@ const (
 	ClassIP   = "<ip>"   // IPv4 (with optional :port or /prefix) or IPv6 address
 	ClassUUID = "<uuid>" // 8-4-4-4-12 hexadecimal UUID
 	ClassHex  = "<hex>"  // hexadecimal hash or id: ≥7 hex digits mixing letters and digits, or 0x…
-	ClassNum  = "<num>"  // number of 6 or more digits (ids, epoch times, byte counts)
+	ClassNum  = "<num>"  // number of 6 or more digits (ids, epoch times, byte counts), not a 32-bit limit (isIntLimit)
 	ClassID   = "<id>"   // random-looking id: letters and digits alternating (x2k4j, cqpqj188sdw8), or 8+ digits with letters
 	ClassTime = "<time>" // clock time, range or timestamp: 14:05, 9:21am, 10:15:00.123, 14:52-17:02, 2021-12-09T10:15:00Z
 	ClassDate = "<date>" // calendar date: 2025-10-21, 2025/10/21, 10/21/2025, 21.10.2025
@@ -126,7 +126,7 @@ func classifyPart(s string) string {
 		return ""
 	}
 	if digits == len(s) {
-		if len(s) >= 6 {
+		if len(s) >= 6 && !isIntLimit(s) {
 			return ClassNum
 		}
 		return ""
@@ -364,4 +364,15 @@ var statusContext = map[string]bool{
 	"error": true, "errors": true, "response": true, "responses": true,
 	"returned": true, "returning": true, "returns": true, "return": true,
 	"internal": true, "bad": true, "server": true, "throwing": true, "threw": true,
+}
+
+// isIntLimit reports whether s is a 32-bit integer's limit (2³¹ − 1, 2³¹,
+// 2³² − 1, 2³²): not an id like any other but the sign of a counter or key
+// that overflowed, which synonyms.txt makes "overflow". It stays a word.
+func isIntLimit(s string) bool {
+	switch s {
+	case "2147483647", "2147483648", "4294967295", "4294967296":
+		return true
+	}
+	return false
 }

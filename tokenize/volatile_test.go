@@ -21,6 +21,9 @@ func TestClassify(t *testing.T) {
 		{"0xFFFFF809E314033D", ClassHex},
 		{"0x1f", ""},
 		{"123456", ClassNum},
+		{"2147483647", ""}, // a 32-bit limit stays a word: an overflow, not an id
+		{"4294967295", ""},
+		{"2147483646", ClassNum},
 		{"12345", ""},
 		{"2025", ""},
 		{"1,000,000", ClassNum},
