@@ -73,7 +73,8 @@
 // the incident both use, each weighed by how rarely the organisation writes
 // it (its name and its template lines weigh nothing), or a source both
 // cite; a write-up and a status notice of one day, each its site's only
-// record of the day, need no shared words. It is joined with the text score as 1 − (1 − text)(1 − event), and
+// record of the day, need no shared words, and two notices of one site on
+// different days count their shared words half. It is joined with the text score as 1 − (1 − text)(1 − event), and
 // only exists within a case's small block of same-organisation, same-days
 // cases, which is scored in full beside the pruned search; two records of
 // one organisation on different days keep half their text score (a

@@ -359,10 +359,14 @@ type EventEvidence struct {
 	// the organisation's records of that day on those two sites make: 1
 	// when each is its site's only record of the day, so that the notice is
 	// the one the status page posted for the incident the write-up tells.
-	// 0 when the two are not dated the same day by different sites. Sites
-	// are the two sites (hosts of the cases' addresses) when it is not 0.
+	// 0 when the two are not dated the same day by different sites.
 	Pairings int
-	Sites    [2]string
+	// Sites are the two cases' sites, the hosts of their addresses (url,
+	// else the first source), when both have one and they share an
+	// organisation. Two records of one site dated on different days are
+	// two of its notices, and so two incidents: their words count as in
+	// a repeat (eventRepeat).
+	Sites [2]string
 	// Days is how many days apart the two cases are dated, -1 when either
 	// has no date; Undated is how many of the two have none (0, 1 or 2).
 	// An undated case whose address says it was published before the other
@@ -617,9 +621,10 @@ func (ix *Index) evidence(a, b int, explain bool) EventEvidence {
 	e.Org = ix.events().names[k]
 	e.OrgShare = float64(ix.events().count[k]) / float64(len(ix.cases))
 	e.NearShare = float64(ix.near(k, a, b)) / float64(len(ix.cases))
-	if e.Pairings = ix.dayPairings(k, a, b); e.Pairings > 0 {
-		e.Sites = [2]string{ix.events().sites[ix.events().site[a]], ix.events().sites[ix.events().site[b]]}
+	if sa, sb := ix.events().site[a], ix.events().site[b]; sa >= 0 && sb >= 0 {
+		e.Sites = [2]string{ix.events().sites[sa], ix.events().sites[sb]}
 	}
+	e.Pairings = ix.dayPairings(k, a, b)
 	type term struct {
 		t uint32
 		s float64
@@ -695,8 +700,11 @@ const (
 	eventSpecific = 2.0
 	// eventRepeat is what is left of the text part of the dupes score for
 	// two records of one organisation dated on different days: same
-	// wording on another day is a templated repeat, not the same incident
-	// (the evidence, which needs specific words, still counts).
+	// wording on another day is a templated repeat, not the same incident.
+	// The evidence, which needs specific words, still counts, but for two
+	// records of one site (a status page posts a notice per incident, and
+	// updates it) the words' part of it keeps eventRepeat too; a source
+	// both cite counts in full.
 	eventRepeat = 0.5
 )
 
@@ -722,6 +730,8 @@ const (
 //     the text factor is 1 − (1 − c)(1 − 1/Pairings). A status page
 //     posts one notice per incident, often in product names alone; a
 //     notice that is its page's only one of the day is the incident's.
+//     Two records of one site dated on different days keep eventRepeat
+//     of the text factor: two notices of a page are two incidents.
 //
 // A source both cases cite is evidence on its own: src·dates, src being 1
 // for a source two cases cite, down to ½ for one maxCites cite.
@@ -740,6 +750,9 @@ func eventScore(e EventEvidence) float64 {
 	c := 1 - math.Exp(-e.Specific/eventSpecific)
 	if e.Pairings > 0 {
 		c = 1 - (1-c)*(1-1/float64(e.Pairings))
+	}
+	if e.Days > 0 && e.Sites[0] != "" && e.Sites[0] == e.Sites[1] {
+		c *= eventRepeat // one page's notices of different days: two incidents, as for the text part
 	}
 	return min(max(o*d*c, src*d, 0), 1)
 }

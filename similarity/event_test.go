@@ -408,6 +408,23 @@ func TestEventEvidenceDiscountsTheTemplate(t *testing.T) {
 	}
 }
 
+// withOtherOrgs indexes cases with 400 notices of 30 other organisations,
+// so that the cases' organisation is not the library's only one (a bug
+// tracker's, which is no evidence).
+func withOtherOrgs(t *testing.T, cases []*caselib.Case) *Index {
+	t.Helper()
+	for i := range 400 {
+		c := &caselib.Case{ID: fmt.Sprintf("X%03d", i), Org: fmt.Sprintf("Org %d", i%30), Date: "2020-01-02"}
+		c.Title.EN, c.Summary.EN = "Elevated errors", fmt.Sprintf("Elevated errors at location %d.", i)
+		cases = append(cases, c)
+	}
+	ix, err := BuildCases(cases, DefaultConfig())
+	if err != nil {
+		t.Fatal(err)
+	}
+	return ix
+}
+
 // A write-up on an organisation's blog and the one notice its status page
 // posted that day are one incident, though the notice names only products
 // that every notice names; a second notice that day halves the chance, and
@@ -430,16 +447,7 @@ func TestSameDayOnlyRecordOfEachSite(t *testing.T) {
 			cases = append(cases, notice(fmt.Sprintf("N%03d", i), fmt.Sprintf("2021-%02d-%02d", 1+i%12, 1+i%28),
 				products[i%len(products)]+" and "+products[(i+3)%len(products)]))
 		}
-		for i := range 400 { // other organisations: Octo is no bug tracker's only one
-			c := &caselib.Case{ID: fmt.Sprintf("X%03d", i), Org: fmt.Sprintf("Org %d", i%30), Date: "2020-01-02"}
-			c.Title.EN, c.Summary.EN = "Elevated errors", fmt.Sprintf("Elevated errors at location %d.", i)
-			cases = append(cases, c)
-		}
-		ix, err := BuildCases(append(cases, extra...), DefaultConfig())
-		if err != nil {
-			t.Fatal(err)
-		}
-		return ix
+		return withOtherOrgs(t, append(cases, extra...))
 	}
 	pos := func(ix *Index, id string) int {
 		i, ok := ix.Lookup(id)
@@ -476,5 +484,55 @@ func TestSameDayOnlyRecordOfEachSite(t *testing.T) {
 	ix = library(notice("NEXT", "2021-05-17", "Actions, API Requests, and Pages"))
 	if e := ix.EventEvidence(pos(ix, "REPORT"), pos(ix, "NEXT")); e.Pairings != 0 || e.Score > 0.3 {
 		t.Errorf("the page's notice of the next day: evidence %+v, want no pairing and a score of at most 0.3", e)
+	}
+}
+
+// Two notices of one status page on different days are two incidents,
+// however many specific words they share (the page posts a notice per
+// incident and updates it): the words' part of the evidence keeps
+// eventRepeat of itself. A write-up on another site the day after keeps it
+// whole, and a source both notices cite still counts in full.
+func TestSamePageOtherDayIsARepeat(t *testing.T) {
+	t.Parallel()
+	mk := func(id, date, url string) *caselib.Case {
+		c := &caselib.Case{ID: id, Org: "Octo", Date: date, URL: url}
+		c.Title.EN = "Cloud Build failing in europe-west9"
+		c.Summary.EN = "Builds in europe-west9 fail with error BLD-4471 while fetching the worker image from the regional mirror."
+		return c
+	}
+	library := func(extra ...*caselib.Case) *Index {
+		var cases []*caselib.Case
+		for i := range 200 {
+			c := &caselib.Case{ID: fmt.Sprintf("N%03d", i), Org: "Octo", Date: fmt.Sprintf("2022-%02d-%02d", 1+i%12, 1+i%28),
+				URL: fmt.Sprintf("https://status.octo.example/incidents/n%d", i)}
+			c.Title.EN, c.Summary.EN = "Elevated errors", fmt.Sprintf("We are investigating elevated errors at location %d.", i)
+			cases = append(cases, c)
+		}
+		return withOtherOrgs(t, append(cases, extra...))
+	}
+	evidence := func(ix *Index, a, b string) EventEvidence {
+		x, _ := ix.Lookup(a)
+		y, _ := ix.Lookup(b)
+		return ix.EventEvidence(x, y)
+	}
+	first := mk("A", "2023-04-25", "https://status.octo.example/incidents/a")
+	ix := library(first, mk("PAGE", "2023-04-26", "https://status.octo.example/incidents/b"),
+		mk("BLOG", "2023-04-26", "https://blog.octo.example/2023/04/26/cloud-build"))
+	page, blog := evidence(ix, "A", "PAGE"), evidence(ix, "A", "BLOG")
+	if blog.Score <= 0 || blog.Sites[0] == blog.Sites[1] {
+		t.Fatalf("a notice and a write-up the day after: evidence %+v, want some, of two sites", blog)
+	}
+	if page.Sites != [2]string{"status.octo.example", "status.octo.example"} || math.Abs(page.Score-eventRepeat*blog.Score) > 1e-9 {
+		t.Errorf("two notices of one page a day apart: evidence %v, want %v (eventRepeat of the write-up's %v)", page.Score, eventRepeat*blog.Score, blog.Score)
+	}
+	ix = library(first, mk("SAMEDAY", "2023-04-25", "https://status.octo.example/incidents/c"))
+	if same := evidence(ix, "A", "SAMEDAY"); same.Score <= page.Score {
+		t.Errorf("two notices of one page the same day: evidence %v, want more than a day apart (%v)", same.Score, page.Score)
+	}
+	cited := mk("PAGE", "2023-04-26", "https://status.octo.example/incidents/b")
+	cited.Sources = []caselib.Source{{URL: "https://status.octo.example/incidents/a"}}
+	ix = library(first, cited)
+	if e := evidence(ix, "A", "PAGE"); e.Source == "" || math.Abs(e.Score-0.9) > 1e-9 {
+		t.Errorf("a later notice citing the first: evidence %+v, want the source's 1 × the day's 0.9", e)
 	}
 }

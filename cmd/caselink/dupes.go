@@ -35,7 +35,8 @@ another day is a repeat) with same-event evidence: the same organisation, dates 
 and words of this incident both records use (a region, an error code, a product; not the
 organisation's name nor what it writes in every notice), or a source both cite. A write-up and a
 status notice of one day, each its site's only record of that day, count as one incident whatever
-words they share (a status page posts one notice per incident, often in product names alone). An undated
+words they share (a status page posts one notice per incident, often in product names alone), and
+two notices of one page on different days are two incidents: their shared words count half. An undated
 record whose address carries a date (a blog's /2014/05/27/…) was written by that day, so it is
 no record of a later incident. The default threshold is where the list was measured to be
 mostly the same incident: eval/notes/dupes-threshold.md.
