@@ -124,9 +124,9 @@ type events struct {
 	site  []int32
 	sites []string
 
-	// pub maps an undated case to the last day its addresses allow it to
-	// tell an incident of: the earliest publication day they name
-	// (addressdate.go).
+	// pub maps an undated case to the last day it may tell an incident of:
+	// the earliest publication day its addresses name (addressdate.go), or
+	// the last day of its date when that is a year or a month alone.
 	pub map[int32]int32
 
 	// orgDF counts, per organisation key and text term (key<<32 | term),
@@ -233,11 +233,21 @@ func (ix *Index) eventSources(ev *events) {
 			}
 		}
 		if ix.day[i] == noDay {
+			bound := func(d int32) {
+				if p, seen := ev.pub[int32(i)]; !seen || d < p {
+					ev.pub[int32(i)] = d
+				}
+			}
+			// A date of a year or a month alone ("2018": a talk, a post
+			// of that year) has no day, but nothing it tells is later
+			// than its last day.
+			if d, err := caselib.ParseDate(c.Date); err == nil {
+				_, last := d.Days()
+				bound(int32(last))
+			}
 			for _, u := range us {
 				if d, ok := publishedBy(u); ok {
-					if p, seen := ev.pub[int32(i)]; !seen || d < p {
-						ev.pub[int32(i)] = d
-					}
+					bound(d)
 				}
 			}
 		}
@@ -820,8 +830,9 @@ func (ix *Index) caseWords(i int) map[uint32]string {
 // apart returns how many days apart the cases at positions a and b are at
 // least, and -1 when their dates do not tell. Two dated cases are as far
 // apart as their dates. An undated case that an address dates (a blog's
-// /2014/05/27/ or "outage-on-may-27-2014") was written by that day, so it
-// is at least that far from a case dated later; from a case dated earlier
+// /2014/05/27/ or "outage-on-may-27-2014"), or dated by a year or a month
+// alone, was written by that day, so it is at least that far from a case
+// dated later; from a case dated earlier
 // it may be any distance (a retrospective comes years after), and its
 // distance is unknown.
 func (ix *Index) apart(a, b int) int {

@@ -536,3 +536,37 @@ func TestSamePageOtherDayIsARepeat(t *testing.T) {
 		t.Errorf("a later notice citing the first: evidence %+v, want the source's 1 × the day's 0.9", e)
 	}
 }
+
+// A record dated by a year or a month alone (a conference talk of "2019")
+// tells nothing that happened after that year or month: beside a later
+// post-mortem of its organisation it is no record of that incident, as an
+// undated write-up whose address carries a date is not.
+func TestPartialDateBoundsTheIncident(t *testing.T) {
+	t.Parallel()
+	mk := func(id, date string) *caselib.Case {
+		c := &caselib.Case{ID: id, Org: "Datadog", Date: date}
+		c.Title.EN = "Kubernetes nodes lost networking"
+		c.Summary.EN = "An unattended upgrade restarted systemd-networkd on every node; Cilium routes were removed and the nodes dropped off the network."
+		return c
+	}
+	for _, tc := range []struct {
+		talk, incident string
+		apart          int
+	}{
+		{"2019", "2023-03-08", 1163}, // from 2019-12-31
+		{"2019-06", "2019-07-02", 2}, // from 2019-06-30
+		{"2019", "2019-05-20", -1},
+		{"2019-06", "2019-06-12", -1},
+	} {
+		ix := withOtherOrgs(t, []*caselib.Case{mk("TALK", tc.talk), mk("PM", tc.incident)})
+		a, _ := ix.Lookup("TALK")
+		b, _ := ix.Lookup("PM")
+		if got := ix.apart(a, b); got != tc.apart || ix.apart(b, a) != got {
+			t.Errorf("talk of %s, incident of %s: apart %d, want %d both ways", tc.talk, tc.incident, got, tc.apart)
+		}
+		e := ix.EventEvidence(a, b)
+		if tc.apart > eventDays && e.Score != 0 || tc.apart < 0 && e.Score < 0.3 {
+			t.Errorf("talk of %s, incident of %s: evidence %+v, want none when the incident is later, some when it may be the talk's", tc.talk, tc.incident, e)
+		}
+	}
+}
