@@ -66,7 +66,8 @@ func TestNormalizeURL(t *testing.T) {
 
 // eventLibrary is synthLibrary with organisations (one common, a few rare,
 // some cases without), dates close together, short notices copied out of
-// long write-ups and sources cited by a few cases: every kind of same-event
+// long write-ups, sources cited by a few cases, write-ups dated by their
+// address or by a year or a month alone: every kind of same-event
 // evidence, so that the pruned search is checked against brute force where
 // the evidence counts.
 func eventLibrary(n int, seed uint64) []*caselib.Case {
@@ -97,6 +98,8 @@ func eventLibrary(n int, seed uint64) []*caselib.Case {
 		}
 		if c.Date == "" && r.IntN(2) == 0 { // a write-up dated by its address
 			c.URL = fmt.Sprintf("https://blog.example.com/2022/03/%02d/post-mortem-%d", 1+r.IntN(10), i)
+		} else if c.Date == "" && r.IntN(2) == 0 { // a talk dated by its year or month
+			c.Date = []string{"2021", "2022-02", "2022-03"}[r.IntN(3)]
 		}
 	}
 	return cases
