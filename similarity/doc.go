@@ -74,12 +74,12 @@
 // it (its name and its template lines weigh nothing), or a source both
 // cite; a write-up and a status notice of one day, each its site's only
 // record of the day, need no shared words, and two notices of one site on
-// different days count their shared words half. It is joined with the text score as 1 − (1 − text)(1 − event), and
-// only exists within a case's small block of same-organisation, same-days
-// cases, which is scored in full beside the pruned search; two records of
-// one organisation on different days keep half their text score (a
-// templated repeat), and the search widens until that cannot change the
-// result, so dupes stays exact.
+// different days count their shared words half. It is joined with the
+// text score as 1 − (1 − text)(1 − event), and only exists within a case's
+// small block of same-organisation, same-days cases, which is scored in
+// full beside the pruned search; two records of one organisation on
+// different days keep half their text score (a templated repeat), and the
+// search widens until that cannot change the result, so dupes stays exact.
 //
 // Case-to-case scores and the second stage of match may weigh tag kinds
 // differently ([Config.TagKinds], [Config.ExpandTagKinds]); the index keeps
