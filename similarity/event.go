@@ -733,18 +733,18 @@ const (
 //     template lines weigh nothing in S, and a stub has too few words to
 //     share much. (The share of the shorter text inside the longer,
 //     Containment, is reported but not scored: it favoured stubs and
-//     missed two long records of one event.) Two records dated the
-//     same day by different sites (a write-up and a status notice) are
-//     one event with the chance 1/Pairings of picking the right pair of
-//     that day's records of the two sites, whatever words they share:
-//     the text factor is 1 − (1 − c)(1 − 1/Pairings). A status page
-//     posts one notice per incident, often in product names alone; a
-//     notice that is its page's only one of the day is the incident's.
-//     Two records of one site dated on different days keep eventRepeat
-//     of the text factor: two notices of a page are two incidents.
+//     missed two long records of one event.) Two records of one site
+//     dated on different days keep eventRepeat of the text factor: a
+//     status page posts a notice per incident, so two of its notices
+//     are two incidents.
 //
 // A source both cases cite is evidence on its own: src·dates, src being 1
-// for a source two cases cite, down to ½ for one maxCites cite.
+// for a source two cases cite, down to ½ for one maxCites cite. Two
+// records dated the same day by different sites (a write-up and a status
+// notice) count as such a source with src = 1/Pairings, the chance of
+// picking the right pair of that day's records of the two sites, whatever
+// words they share: the notice that is its page's only one of the day is
+// the incident's, though it may name nothing but products.
 func eventScore(e EventEvidence) float64 {
 	src := 0.0
 	if e.Source != "" {
@@ -754,13 +754,13 @@ func eventScore(e EventEvidence) float64 {
 	if e.Org == "" {
 		return src * d
 	}
+	if e.Pairings > 0 {
+		src = max(src, 1/float64(e.Pairings)) // the day's only notice is as good as a source both cite
+	}
 	oo, ow := 1-math.Pow(e.OrgShare, eventOrgPower), 1-math.Pow(e.NearShare, eventOrgPower)
 	weak := 1 - math.Pow(oo, eventOrgWeight)*math.Pow(ow, 1-eventOrgWeight)
 	o := 1 - weak*math.Exp(-float64(e.RareShared)/eventRare)*(1-src)
 	c := 1 - math.Exp(-e.Specific/eventSpecific)
-	if e.Pairings > 0 {
-		c = 1 - (1-c)*(1-1/float64(e.Pairings))
-	}
 	if e.Days > 0 && e.Sites[0] != "" && e.Sites[0] == e.Sites[1] {
 		c *= eventRepeat // one page's notices of different days: two incidents, as for the text part
 	}

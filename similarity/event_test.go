@@ -430,8 +430,9 @@ func withOtherOrgs(t *testing.T, cases []*caselib.Case) *Index {
 
 // A write-up on an organisation's blog and the one notice its status page
 // posted that day are one incident, though the notice names only products
-// that every notice names; a second notice that day halves the chance, and
-// two notices of one page, or a notice of another day, get nothing from it.
+// that every notice names: as sure as a source both cite. A second notice
+// that day halves the chance, and two notices of one page, or a notice of
+// another day, get nothing from it.
 func TestSameDayOnlyRecordOfEachSite(t *testing.T) {
 	t.Parallel()
 	notice := func(id, date, products string) *caselib.Case {
@@ -463,8 +464,8 @@ func TestSameDayOnlyRecordOfEachSite(t *testing.T) {
 	ix := library(day)
 	r, d := pos(ix, "REPORT"), pos(ix, "DAY")
 	only := ix.EventEvidence(r, d)
-	if only.Pairings != 1 || ix.DupeScore(r, d) < 0.7 || ix.EventEvidence(d, r).Score != only.Score {
-		t.Errorf("write-up and the page's only notice of its day: dupes score %v, evidence %+v; want Pairings 1 and a score of at least 0.7 (dupes' default threshold), the same both ways", ix.DupeScore(r, d), only)
+	if only.Pairings != 1 || only.Score != 1 || ix.DupeScore(r, d) != 1 || ix.EventEvidence(d, r).Score != only.Score {
+		t.Errorf("write-up and the page's only notice of its day: dupes score %v, evidence %+v; want Pairings 1 and 1, as for a source both cite, both ways", ix.DupeScore(r, d), only)
 	}
 	if why := only.Why(); !slices.Contains(why, "same day, the only record of each of octo.blog.example and octostatus.example") {
 		t.Errorf("Why() = %q, want it to say each is its site's only record of the day", why)
@@ -477,8 +478,8 @@ func TestSameDayOnlyRecordOfEachSite(t *testing.T) {
 	ix = library(day, second)
 	r, d = pos(ix, "REPORT"), pos(ix, "DAY")
 	two := ix.EventEvidence(r, d)
-	if two.Pairings != 2 || two.Score >= only.Score || two.Score < only.Score/3 {
-		t.Errorf("two notices that day: evidence %+v, want Pairings 2 and a score below %v (one notice), above a third of it", two, only.Score)
+	if two.Pairings != 2 || two.Score >= only.Score || two.Score < 0.5 {
+		t.Errorf("two notices that day: evidence %+v, want Pairings 2 and a score below %v (one notice), at least a half", two, only.Score)
 	}
 	if e := ix.EventEvidence(d, pos(ix, "DAY2")); e.Pairings != 0 || e.Score > 0.3 {
 		t.Errorf("two notices of one page, one day: evidence %+v, want no pairing and a score of at most 0.3", e)
