@@ -1,10 +1,12 @@
 package similarity
 
 import (
+	"fmt"
 	"regexp"
 	"strconv"
 	"strings"
-	"time"
+
+	"github.com/caselink/caselink/similarity/caselib"
 )
 
 // A record without a date often has one in its address: a blog writes the
@@ -117,7 +119,7 @@ var addressDates = []struct {
 		func(m []string) (int32, bool) { return lastOfMonth(atoi(m[2]), monthOf(m[1])) }},
 	// blackout_of_2003, /2019/
 	{regexp.MustCompile(`(?:^|[^0-9a-z])((?:19[89]|20[0-9])[0-9])(?:[^0-9a-z]|$)`),
-		func(m []string) (int32, bool) { return dayOf(atoi(m[1]), 12, 31) }},
+		func(m []string) (int32, bool) { return lastDay(m[1]) }},
 }
 
 func atoi(s string) int { n, _ := strconv.Atoi(s); return n }
@@ -132,27 +134,20 @@ func monthOf(s string) int {
 	return 0
 }
 
-// dayOf returns the day number (caselib.DayNumber's) of a valid date.
-func dayOf(y, m, d int) (int32, bool) {
-	if m < 1 || m > 12 || d < 1 || d > 31 {
-		return 0, false
-	}
-	t := time.Date(y, time.Month(m), d, 0, 0, 0, 0, time.UTC)
-	if t.Day() != d { // 31 April
-		return 0, false
-	}
-	return dayNumberOf(t)
-}
+// dayOf returns the day number of a valid date.
+func dayOf(y, m, d int) (int32, bool) { return lastDay(fmt.Sprintf("%04d-%02d-%02d", y, m, d)) }
 
 // lastOfMonth returns the day number of the last day of a month.
-func lastOfMonth(y, m int) (int32, bool) {
-	if m < 1 || m > 12 {
+func lastOfMonth(y, m int) (int32, bool) { return lastDay(fmt.Sprintf("%04d-%02d", y, m)) }
+
+// lastDay returns the day number of the last day a date of caselib's form
+// covers (YYYY, YYYY-MM or YYYY-MM-DD), and false when s is none or no
+// valid date.
+func lastDay(s string) (int32, bool) {
+	d, err := caselib.ParseDate(s)
+	if err != nil {
 		return 0, false
 	}
-	return dayNumberOf(time.Date(y, time.Month(m)+1, 0, 0, 0, 0, 0, time.UTC))
-}
-
-func dayNumberOf(t time.Time) (int32, bool) {
-	d, ok := dayNumber(t.Format("2006-01-02"))
-	return int32(d), ok
+	_, last := d.Days()
+	return int32(last), true
 }

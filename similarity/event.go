@@ -218,20 +218,6 @@ func (ix *Index) eventSources(ev *events) {
 		for _, s := range c.Sources {
 			us = append(us, s.URL)
 		}
-		ev.site[i] = -1
-		for _, u := range us {
-			if u = normalizeURL(u); u != "" {
-				host, _, _ := strings.Cut(u, "/")
-				id, ok := siteIDs[host]
-				if !ok {
-					id = int32(len(ev.sites))
-					siteIDs[host] = id
-					ev.sites = append(ev.sites, host)
-				}
-				ev.site[i] = id
-				break
-			}
-		}
 		if ix.day[i] == noDay {
 			bound := func(d int32) {
 				if p, seen := ev.pub[int32(i)]; !seen || d < p {
@@ -241,9 +227,8 @@ func (ix *Index) eventSources(ev *events) {
 			// A date of a year or a month alone ("2018": a talk, a post
 			// of that year) has no day, but nothing it tells is later
 			// than its last day.
-			if d, err := caselib.ParseDate(c.Date); err == nil {
-				_, last := d.Days()
-				bound(int32(last))
+			if d, ok := lastDay(c.Date); ok {
+				bound(d)
 			}
 			for _, u := range us {
 				if d, ok := publishedBy(u); ok {
@@ -251,10 +236,21 @@ func (ix *Index) eventSources(ev *events) {
 				}
 			}
 		}
+		ev.site[i] = -1
 		for _, u := range us {
 			u = normalizeURL(u)
 			if u == "" {
 				continue
+			}
+			if ev.site[i] < 0 { // the first address's host
+				host, _, _ := strings.Cut(u, "/")
+				id, ok := siteIDs[host]
+				if !ok {
+					id = int32(len(ev.sites))
+					siteIDs[host] = id
+					ev.sites = append(ev.sites, host)
+				}
+				ev.site[i] = id
 			}
 			id, ok := urlIDs[u]
 			if !ok {
@@ -832,9 +828,8 @@ func (ix *Index) caseWords(i int) map[uint32]string {
 // apart as their dates. An undated case that an address dates (a blog's
 // /2014/05/27/ or "outage-on-may-27-2014"), or dated by a year or a month
 // alone, was written by that day, so it is at least that far from a case
-// dated later; from a case dated earlier
-// it may be any distance (a retrospective comes years after), and its
-// distance is unknown.
+// dated later; from a case dated earlier it may be any distance (a
+// retrospective comes years after), and its distance is unknown.
 func (ix *Index) apart(a, b int) int {
 	da, db := ix.day[a], ix.day[b]
 	switch {

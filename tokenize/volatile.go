@@ -368,7 +368,8 @@ var statusContext = map[string]bool{
 
 // isIntLimit reports whether s is a 32-bit integer's limit (2³¹ − 1, 2³¹,
 // 2³² − 1, 2³²): not an id like any other but the sign of a counter or key
-// that overflowed, which synonyms.txt makes "overflow". It stays a word.
+// that ran out of values, which synonyms.txt joins to "int32". It stays a
+// word.
 func isIntLimit(s string) bool {
 	switch s {
 	case "2147483647", "2147483648", "4294967295", "4294967296":
