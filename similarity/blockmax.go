@@ -1,6 +1,7 @@
 package similarity
 
 import (
+	"cmp"
 	"math"
 	"math/bits"
 	"slices"
@@ -14,14 +15,15 @@ import (
 // walks the cases in windows of defaultWindow cases. In each window a term can
 // add at most its weight times the largest block maximum of its postings in
 // the window, and nothing when it has no posting there. The terms are taken
-// smallest global bound first; those whose window bounds sum to less than
-// the bar (the k-th best score so far) are non-essential there: a case that
-// only they touch cannot reach the top k. The terms of one word in the
+// in ascending order of their global bound per posting (costOrder); those
+// taken before their window bounds sum to the bar (the k-th best score so
+// far) are non-essential there: a case that only they touch cannot reach
+// the top k. The terms of one word in the
 // text views are taken together, bounded by the smaller of their window
 // bounds summed and the word's bound in the window (wordwindows.go). The
 // essential terms' postings are accumulated into a window-sized
 // accumulator; each case they touch is then
-// completed from the non-essential terms, largest first, reading their
+// completed from the non-essential terms, last taken first, reading their
 // postings by galloping and stopping as soon as what is left cannot lift the
 // case to the bar. A window whose bounds sum to less than the bar is skipped
 // whole. A common word weighs little in a paste and most windows of a rare
@@ -124,11 +126,10 @@ func (p *pass) runBlocks(s *search) {
 	if s.to == 0 {
 		to = uint32(len(ix.cases))
 	}
-	// Cursors in ascending order of their global bound (p.order is
-	// descending), so that the non-essential terms are a prefix.
+	// Cursors in the cost order, so that the non-essential terms are a
+	// prefix.
 	curs := sc.curs[:0]
-	for i := len(p.order) - 1; i >= 0; i-- {
-		t := p.order[i]
+	for i, t := range p.order {
 		if lo, hi := p.spans[i].lo, p.spans[i].hi; lo < hi {
 			curs = append(curs, cursor{key: t.key, w: t.w, wd: float64(t.w), pos: lo, end: hi,
 				base: ix.pstart[t.key], bbase: ix.bstart[t.key]})
@@ -145,6 +146,8 @@ func (p *pass) runBlocks(s *search) {
 	w := blockWindow{p: p, s: s, curs: curs, cum: slices.Grow(sc.cum[:0], len(curs))[:len(curs)], theta: p.theta}
 	if windowSize == wordWindow && len(ix.wb.start) > 0 {
 		w.groups = p.groupWords(curs, sc.groups[:0])
+	} else {
+		p.costOrder(curs)
 	}
 	step := uint32(windowSize)
 	for lo := from; lo < to; {
@@ -162,11 +165,31 @@ func (p *pass) runBlocks(s *search) {
 	sc.curs, sc.cum, sc.groups = curs[:0], w.cum[:0], w.groups[:0]
 }
 
+// costOrder sorts curs in ascending order of their global bound per
+// posting in the search's range (ties by key). Which terms are
+// non-essential is a choice: any whose bounds sum to less than the bar
+// will do, and each one left out is a list of postings not read in full.
+// Taking them smallest bound first, as MaxScore does, leaves the rare terms
+// of little weight out and reads the common words, whose long postings
+// each weigh little but add up past the bar; taking first the terms that
+// cost most for what they can add leaves out the common words, whose
+// postings are then read only for the cases the others touched (sweep,
+// complete; eval/notes/long-pastes.md, "Cost order").
+func (p *pass) costOrder(curs []cursor) {
+	for i := range curs {
+		c := &curs[i]
+		c.ub = c.wd * float64(p.wt.pmax[c.key]) / float64(c.end-c.pos)
+	}
+	slices.SortFunc(curs, func(a, b cursor) int {
+		return cmp.Or(cmp.Compare(a.ub, b.ub), cmp.Compare(a.key, b.key))
+	})
+}
+
 // blockWindow is the state of runBlocks carried from window to window.
 type blockWindow struct {
 	p     *pass
 	s     *search
-	curs  []cursor  // ascending global bound, or a word at a time (groups)
+	curs  []cursor  // in the cost order, or a word at a time (groups)
 	cum   []float64 // cum[i]: the window bounds of curs[:i+1], summed
 	theta float64   // the bar
 	// groups are the words of curs, in its order, when the index has word
@@ -253,9 +276,10 @@ func (w *blockWindow) run(lo, hi uint32) {
 }
 
 // sweep adds the non-essential terms curs[:ne] to the cases of the window
-// [lo, hi) that the essential terms touched, a term at a time, largest
-// bound first, while the cases left are many: reading a term's postings in
-// the window in order costs less than seeking them case by case (with a
+// [lo, hi) that the essential terms touched, a term at a time, last taken
+// first (the most bound per posting), while the cases left are many:
+// reading a term's postings in the window in order costs less than seeking
+// them case by case (with a
 // long paste the essential terms touch half the cases of a window, and
 // nearly all of them fall under the bar once the first non-essential term
 // or two are added). After every second term it adds, and after curs[0],
@@ -411,7 +435,7 @@ func (w *blockWindow) accumulate(lo, hi uint32, ne int) {
 }
 
 // complete adds to a, case doc's sum over the essential terms, what the
-// non-essential terms curs[:ne] give it, largest bound first, seeking their
+// non-essential terms curs[:ne] give it, last taken first, seeking their
 // postings; it returns −1 as soon as what is left cannot lift the case to
 // the bar.
 func (w *blockWindow) complete(doc uint32, a float32, ne int) float64 {

@@ -158,10 +158,11 @@ type wordGroup struct {
 }
 
 // groupWords orders curs a word at a time, the words in ascending order of
-// their cursors' global bounds summed (ties by word, then key), and returns
-// the groups in that order, in groups' storage. Any order gives the same
-// answer; this one puts the words that weigh least first, where the
-// non-essential ones are.
+// their bound per posting (their cursors' global bounds summed, over their
+// postings in the search's range; ties by word, then key), and returns the
+// groups in that order, in groups' storage. Any order gives the same
+// answer; this one puts first, where the non-essential terms are, the
+// words that cost most to read for what they can add (see costOrder).
 func (p *pass) groupWords(curs []cursor, groups []wordGroup) []wordGroup {
 	ix := p.ix
 	id := func(c *cursor) int64 { // a word, or a term of no word after all words
@@ -170,16 +171,19 @@ func (p *pass) groupWords(curs []cursor, groups []wordGroup) []wordGroup {
 		}
 		return 1<<32 + int64(c.key)
 	}
-	// Words together first, to sum their bounds; c.ub holds the sum until
-	// the window loop sets it.
+	// Words together first, to sum their bounds; c.ub holds the sum per
+	// posting until the window loop sets it.
 	slices.SortFunc(curs, func(a, b cursor) int {
 		return cmp.Or(cmp.Compare(id(&a), id(&b)), cmp.Compare(a.key, b.key))
 	})
 	for i := 0; i < len(curs); {
 		j, sum := i, 0.0
+		cost := 0
 		for ; j < len(curs) && id(&curs[j]) == id(&curs[i]); j++ {
 			sum += curs[j].wd * float64(p.wt.pmax[curs[j].key])
+			cost += curs[j].end - curs[j].pos
 		}
+		sum /= float64(max(cost, 1))
 		for k := i; k < j; k++ {
 			curs[k].ub = sum
 		}
