@@ -162,8 +162,9 @@
 // bound often far smaller than its whole norm. A
 // paste is searched by block-max MaxScore instead (blockmax.go): postings keep the largest weight of each block of 64, and
 // in each window of cases only the terms whose bounds there can still lift
-// a case to the k-th best are read in full, so the long postings of common
-// words are mostly skipped. Ties break by case id. A search is a short
+// a case to the k-th best are read in full, the common words, which cost
+// most for what they can add, left out first, so their long postings are
+// mostly skipped. Ties break by case id. A search is a short
 // driver over named phases (see pass in search.go): order the terms by their
 // upper bounds, accumulate postings up to the cut (or walk the windows),
 // screen the touched cases through the filter and the date prior (in a
