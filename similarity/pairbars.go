@@ -15,8 +15,8 @@ import (
 // near j too: j's search first scores those exactly, and the k-th best of
 // them is a lower bound of j's k-th best, which the search starts with as
 // its bar instead of the score floor. A case that no search has found yet
-// takes its bar from the cases sharing its rarest terms instead, its likely
-// near-duplicates (rareNear). The bound holds whatever was found
+// takes its bar from the cases sharing its heaviest terms instead, its likely
+// nearest neighbours (heavyNear). The bound holds whatever was found
 // before and in whichever order the workers ran, so the answer is the
 // exact top k however the work was split.
 type pairBars struct {
@@ -31,11 +31,12 @@ type pairBars struct {
 }
 
 // pairBarBuf is the scratch of one bar: the candidates' positions and
-// scores, and the keys rareNear reads.
+// scores, and the keys and postings heavyNear reads.
 type pairBarBuf struct {
 	cands  []int
 	scores []float64
 	keys   []qterm
+	docs   [2][]uint32
 }
 
 func (ix *Index) newPairBars() *pairBars {
@@ -59,8 +60,8 @@ func (pb *pairBars) publish(d int, hits []Hit) {
 
 // bar returns a lower bound of the k-th best score of case d's search s,
 // from the cases near its best partner (the partner, its hits and theirs),
-// or, when no search before found d, from the cases that share its rarest
-// terms (rareNear), each scored from its vector with sc's dense query
+// or, when no search before found d, from the cases that share its heaviest
+// terms (heavyNear), each scored from its vector with sc's dense query
 // weights; 0 when fewer than k of them are known.
 func (pb *pairBars) bar(sc *scorer, s *search, d int) float64 {
 	b, _ := pb.bufs.Get().(*pairBarBuf)
@@ -71,7 +72,7 @@ func (pb *pairBars) bar(sc *scorer, s *search, d int) float64 {
 	if p := pb.partner[d].Load(); p != 0 {
 		b.cands = pb.near(int(uint32(p))-1, d, b.cands[:0])
 	} else {
-		b.keys, b.cands = pb.rareNear(s, d, b.keys[:0], b.cands[:0])
+		pb.heavyNear(s, d, b)
 	}
 	return pb.kth(sc, s, b)
 }
@@ -80,7 +81,7 @@ func (pb *pairBars) bar(sc *scorer, s *search, d int) float64 {
 // cases), lowered by a margin; 0 when fewer than k of them are accepted.
 // The scores are float32 dot products of the candidates' vectors with the
 // query spread densely, cheaper than the merge of two sorted vectors that
-// Index.exact is (a rare-term bar scores hundreds of cases); the margin
+// Index.exact is (a heavy-term bar scores hundreds of cases); the margin
 // keeps the bound below the exact scores the search ends with.
 func (pb *pairBars) kth(sc *scorer, s *search, b *pairBarBuf) float64 {
 	if len(b.cands) < s.k {
@@ -131,39 +132,108 @@ func (pb *pairBars) near(i, d int, c []int) []int {
 	return slices.DeleteFunc(c, func(x int) bool { return x == d })
 }
 
-// Bounds of rareNear's look-up: it reads whole postings, shortest first,
-// while it has fewer than rareCands candidates, and none longer than
-// rarePostings. A candidate's exact score is a merge of two vectors of
-// some fifty terms, far less than the thousands of postings a search from
-// the score floor reads at 100,000 cases and more, so the look-up stays a
-// small part of the search it shortens (eval/notes/relate-million.md).
+// Bounds of heavyNear's look-up: it scores at most heavyCands candidates,
+// narrows them by a term only while at least heavyMin remain, and passes
+// over the terms of more than heavyPostings postings (the common words,
+// whose postings would cost more to read than the search they shorten).
+// A candidate's score is a dot product of some fifty terms, far less than
+// the tens of thousands of postings a search from the score floor reads at
+// a million cases (eval/notes/relate-million.md).
 const (
-	rareCands    = 64
-	rarePostings = 4096
+	heavyCands    = 512
+	heavyMin      = 64
+	heavyPostings = 1 << 16
 )
 
-// rareNear appends to c the cases in the shortest postings of s's terms
-// (those most likely to hold d's near-duplicates), each once, leaving out
-// d: the candidates of a case no search has found yet. keys is scratch.
-func (pb *pairBars) rareNear(s *search, d int, keys []qterm, c []int) ([]qterm, []int) {
+// heavyNear sets b.cands to the candidates of a case d that no search has
+// found yet, from the postings of its terms, heaviest first (largest weight
+// in s's query): while they are fewer than heavyMin (or k), the next term's
+// cases are added; while they are more than heavyCands, they are narrowed
+// to those also in the next term's postings, unless that would leave too
+// few; at most heavyCands (the first of them) are kept, d left out. A
+// case's nearest neighbours share the terms that weigh most in it. Its
+// rarest terms, which the bar used to read first, are as often its
+// own words (a typo, an id, an edit of a near copy) that a few unrelated
+// cases happen to use, and gave a bar far under the k-th best.
+func (pb *pairBars) heavyNear(s *search, d int, b *pairBarBuf) {
 	ix := pb.ix
-	length := func(t qterm) int { return ix.pstart[t.key+1] - ix.pstart[t.key] }
-	keys = append(keys, s.q...)
-	slices.SortFunc(keys, func(a, b qterm) int {
-		if c := cmp.Compare(length(a), length(b)); c != 0 {
-			return c
-		}
-		return cmp.Compare(a.key, b.key)
+	keys := append(b.keys[:0], s.q...)
+	slices.SortFunc(keys, func(x, y qterm) int {
+		return cmp.Or(cmp.Compare(y.w, x.w), cmp.Compare(x.key, y.key))
 	})
+	least := max(heavyMin, s.k+1)
+	// cur is a term's postings or a merge of them in one of b.docs, the
+	// other taking the next merge.
+	var cur []uint32
+	next := 0
 	for _, t := range keys {
-		if len(c) >= rareCands || length(t) > rarePostings {
+		post := ix.pdoc[ix.pstart[t.key]:ix.pstart[t.key+1]]
+		if len(post) > heavyPostings {
+			continue
+		}
+		switch {
+		case cur == nil:
+			cur = post
+		case len(cur) < least:
+			cur = union(cur, post, b.docs[next][:0])
+			b.docs[next], next = cur, 1-next
+		default:
+			both := intersect(cur, post, b.docs[next][:0])
+			b.docs[next] = both
+			if len(both) >= least {
+				cur, next = both, 1-next
+			}
+		}
+		if len(cur) >= least && len(cur) <= heavyCands {
 			break
 		}
-		for _, x := range ix.pdoc[ix.pstart[t.key]:ix.pstart[t.key+1]] {
+	}
+	c := b.cands[:0]
+	for _, x := range cur[:min(len(cur), heavyCands)] {
+		if int(x) != d {
 			c = append(c, int(x))
 		}
-		slices.Sort(c)
-		c = slices.Compact(c)
 	}
-	return keys, slices.DeleteFunc(c, func(x int) bool { return x == d })
+	b.keys, b.cands = keys, c
+}
+
+// union appends to dst the cases in a or b (each ascending, each once) and
+// returns it.
+func union(a, b, dst []uint32) []uint32 {
+	i, j := 0, 0
+	for i < len(a) && j < len(b) {
+		switch {
+		case a[i] < b[j]:
+			dst = append(dst, a[i])
+			i++
+		case a[i] > b[j]:
+			dst = append(dst, b[j])
+			j++
+		default:
+			dst = append(dst, a[i])
+			i++
+			j++
+		}
+	}
+	dst = append(dst, a[i:]...)
+	return append(dst, b[j:]...)
+}
+
+// intersect appends to dst the cases in both a and b (each ascending) and
+// returns it.
+func intersect(a, b, dst []uint32) []uint32 {
+	i, j := 0, 0
+	for i < len(a) && j < len(b) {
+		switch {
+		case a[i] < b[j]:
+			i++
+		case a[i] > b[j]:
+			j++
+		default:
+			dst = append(dst, a[i])
+			i++
+			j++
+		}
+	}
+	return dst
 }

@@ -165,20 +165,21 @@ func TestCaseNormsAreBounded(t *testing.T) {
 	}
 }
 
-// A case no search has found yet starts from the cases sharing its rarest
-// terms: that bar too is at most the brute-force k-th best score, and on a
-// library of near-duplicates most cases get one.
-func TestRareTermBarsAreExact(t *testing.T) {
+// A case no search has found yet starts from the cases sharing its heaviest
+// terms: that bar too is at most the brute-force k-th best score; on a
+// library of near-duplicates, whose copies differ in a few words, most
+// cases get one, and one close to their k-th best.
+func TestHeavyTermBarsAreExact(t *testing.T) {
 	t.Parallel()
 	ix, err := BuildCases(clusteredLibrary(150, 4, 33), DefaultConfig())
 	if err != nil {
 		t.Fatal(err)
 	}
-	pb := ix.newPairBars() // nothing published: every bar is a rare-term bar
+	pb := ix.newPairBars() // nothing published: every bar is a heavy-term bar
 	sc := ix.getScorer()
 	var q []qterm
 	for _, k := range []int{1, 3, 10} {
-		barred := 0
+		barred, close := 0, 0
 		for d := range ix.Len() {
 			s := ix.nearSearch(d, k, 0, q, ix.relPrior)
 			q = s.q
@@ -187,13 +188,21 @@ func TestRareTermBarsAreExact(t *testing.T) {
 				continue
 			}
 			barred++
-			if want := bruteRelated(ix, d, k, 0); len(want) < k || bar > want[k-1].Score {
-				t.Fatalf("k=%d case %s: rare-term bar %v, brute force %v", k, ix.Case(d).ID, bar, scored(want))
+			want := bruteRelated(ix, d, k, 0)
+			if len(want) < k || bar > want[k-1].Score {
+				t.Fatalf("k=%d case %s: heavy-term bar %v, brute force %v", k, ix.Case(d).ID, bar, scored(want))
+			}
+			if bar >= 0.9*want[k-1].Score {
+				close++
 			}
 		}
-		t.Logf("k=%d: %d of %d cases got a rare-term bar", k, barred, ix.Len())
+		t.Logf("k=%d: %d of %d cases got a heavy-term bar, %d within 10%% of their k-th best", k, barred, ix.Len(), close)
 		if barred < ix.Len()/2 {
-			t.Errorf("k=%d: only %d of %d cases got a rare-term bar", k, barred, ix.Len())
+			t.Errorf("k=%d: only %d of %d cases got a heavy-term bar", k, barred, ix.Len())
+		}
+		// The rarest terms' cases (the bar before) had 466 of 750 at k = 10.
+		if close < ix.Len()*4/5 {
+			t.Errorf("k=%d: only %d of %d heavy-term bars within 10%% of the k-th best", k, close, ix.Len())
 		}
 	}
 }
