@@ -147,14 +147,14 @@ const (
 
 // heavyNear sets b.cands to the candidates of a case d that no search has
 // found yet, from the postings of its terms, heaviest first (largest weight
-// in s's query): while they are fewer than heavyMin (or k), the next term's
-// cases are added; while they are more than heavyCands, they are narrowed
-// to those also in the next term's postings, unless that would leave too
-// few; at most heavyCands (the first of them) are kept, d left out. A
-// case's nearest neighbours share the terms that weigh most in it. Its
-// rarest terms, which the bar used to read first, are as often its
-// own words (a typo, an id, an edit of a near copy) that a few unrelated
-// cases happen to use, and gave a bar far under the k-th best.
+// in s's query): while they are fewer than heavyMin (or k+1), the next
+// term's cases are added; while they are more than heavyCands, they are
+// narrowed to those also in the next term's postings, unless that would
+// leave too few; at most heavyCands (or k+1; the first of them) are kept,
+// d left out. A case's nearest neighbours share the terms that weigh most
+// in it. Its rarest terms, which the bar used to read first, are as often
+// its own words (a typo, an id, an edit of a near copy) that a few
+// unrelated cases happen to use, and gave a bar far under the k-th best.
 func (pb *pairBars) heavyNear(s *search, d int, b *pairBarBuf) {
 	ix := pb.ix
 	keys := append(b.keys[:0], s.q...)
@@ -162,6 +162,7 @@ func (pb *pairBars) heavyNear(s *search, d int, b *pairBarBuf) {
 		return cmp.Or(cmp.Compare(y.w, x.w), cmp.Compare(x.key, y.key))
 	})
 	least := max(heavyMin, s.k+1)
+	most := max(heavyCands, least)
 	// cur is a term's postings or a merge of them in one of b.docs, the
 	// other taking the next merge.
 	var cur []uint32
@@ -184,12 +185,12 @@ func (pb *pairBars) heavyNear(s *search, d int, b *pairBarBuf) {
 				cur, next = both, 1-next
 			}
 		}
-		if len(cur) >= least && len(cur) <= heavyCands {
+		if len(cur) >= least && len(cur) <= most {
 			break
 		}
 	}
 	c := b.cands[:0]
-	for _, x := range cur[:min(len(cur), heavyCands)] {
+	for _, x := range cur[:min(len(cur), most)] {
 		if int(x) != d {
 			c = append(c, int(x))
 		}
