@@ -1,6 +1,9 @@
 package similarity
 
-import "testing"
+import (
+	"fmt"
+	"testing"
+)
 
 func TestPublishedBy(t *testing.T) {
 	for _, tc := range []struct {
@@ -38,15 +41,23 @@ func TestPublishedBy(t *testing.T) {
 		{"not a url", ""},
 	} {
 		d, ok := publishedBy(tc.url)
-		if tc.want == "" {
-			if ok {
-				t.Errorf("publishedBy(%q) = day %d, want none", tc.url, d)
-			}
-			continue
+		checkDay(t, fmt.Sprintf("publishedBy(%q)", tc.url), d, ok, tc.want, 0)
+	}
+}
+
+// checkDay reports a day reader's answer d, ok to the call named call
+// when it is not the day of date want shifted by shift days (no day when
+// want is "").
+func checkDay(t *testing.T, call string, d int32, ok bool, want string, shift int) {
+	t.Helper()
+	if want == "" {
+		if ok {
+			t.Errorf("%s = day %d, want none", call, d)
 		}
-		want, _ := dayNumber(tc.want)
-		if !ok || d != int32(want) {
-			t.Errorf("publishedBy(%q) = day %d, %v; want %s (day %d)", tc.url, d, ok, tc.want, want)
-		}
+		return
+	}
+	w, _ := dayNumber(want)
+	if !ok || d != int32(w+shift) {
+		t.Errorf("%s = day %d, %v; want %s%+d days (day %d)", call, d, ok, want, shift, w+shift)
 	}
 }

@@ -125,12 +125,12 @@ func (ix *Index) dupeText(a, b int, sim float64) float64 {
 
 // laterFactor is what dupeText keeps beyond the date prior of the two
 // cases' dates, which the text search applies: the repeat factor, times,
-// for an undated case written up before the other case's date (apart,
-// event.go), the date prior of that distance.
+// for an undated case whose incident cannot be of the other case's day
+// (apart, event.go), the date prior of that distance.
 func (ix *Index) laterFactor(a, b int) float64 {
 	d := ix.apart(a, b)
 	f := ix.repeatFactor(a, b, d)
-	if d > 0 && ix.dupePrior != nil && (ix.day[a] == noDay) != (ix.day[b] == noDay) {
+	if d > 0 && ix.dupePrior != nil && (ix.day[a] == noDay || ix.day[b] == noDay) {
 		f *= ix.dupePrior.tab[min(d, len(ix.dupePrior.tab)-1)]
 	}
 	return f

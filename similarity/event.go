@@ -128,6 +128,10 @@ type events struct {
 	// the earliest publication day its addresses name (addressdate.go), or
 	// the last day of its date when that is a year or a month alone.
 	pub map[int32]int32
+	// since maps an undated case to the first day it may tell an incident
+	// of: the day its summary's first sentence says its story begins, less
+	// one (textdate.go).
+	since map[int32]int32
 
 	// orgDF counts, per organisation key and text term (key<<32 | term),
 	// the cases of the key that have the term: what the organisation
@@ -212,6 +216,7 @@ func (ix *Index) eventSources(ev *events) {
 	ev.srcs = make([][]int32, len(ix.cases))
 	ev.site = make([]int32, len(ix.cases))
 	ev.pub = make(map[int32]int32)
+	ev.since = make(map[int32]int32)
 	urlIDs, siteIDs := map[string]int32{}, map[string]int32{}
 	ix.eachCase(func(i int, c *caselib.Case) {
 		us := []string{c.URL}
@@ -234,6 +239,9 @@ func (ix *Index) eventSources(ev *events) {
 				if d, ok := publishedBy(u); ok {
 					bound(d)
 				}
+			}
+			if d, ok := storyBegins(c.Summary.EN); ok {
+				ev.since[int32(i)] = d
 			}
 		}
 		ev.site[i] = -1
@@ -376,7 +384,8 @@ type EventEvidence struct {
 	// Days is how many days apart the two cases are dated, -1 when either
 	// has no date; Undated is how many of the two have none (0, 1 or 2).
 	// An undated case whose address says it was published before the other
-	// case's date is at least that many days from it (apart).
+	// case's date, or whose summary says its story begins after it, is at
+	// least that many days from it (apart).
 	Days, Undated int
 	// Containment is the share of the shorter case's specific text (its
 	// terms weighed by their specificity, see Specific) that the longer
@@ -825,26 +834,47 @@ func (ix *Index) caseWords(i int) map[uint32]string {
 
 // apart returns how many days apart the cases at positions a and b are at
 // least, and -1 when their dates do not tell. Two dated cases are as far
-// apart as their dates. An undated case that an address dates (a blog's
-// /2014/05/27/ or "outage-on-may-27-2014"), or dated by a year or a month
-// alone, was written by that day, so it is at least that far from a case
-// dated later; from a case dated earlier it may be any distance (a
-// retrospective comes years after), and its distance is unknown.
+// apart as their dates. An undated case may still bound the day of its
+// incident: one that an address dates (a blog's /2014/05/27/ or
+// "outage-on-may-27-2014"), or dated by a year or a month alone, was
+// written by that day, so it tells no later incident; one whose summary
+// says on which day its story begins ("On 4 October 2023, …") tells no
+// earlier one. Two cases whose days cannot meet are as far apart as the
+// gap between them; otherwise their distance is unknown.
 func (ix *Index) apart(a, b int) int {
 	da, db := ix.day[a], ix.day[b]
-	switch {
-	case da != noDay && db != noDay:
+	if da != noDay && db != noDay {
 		return int(math.Abs(float64(da) - float64(db)))
-	case da == noDay && db == noDay:
-		return -1
 	}
-	undated, day := b, da
-	if da == noDay {
-		undated, day = a, db
+	loA, hiA := ix.dayBounds(a)
+	loB, hiB := ix.dayBounds(b)
+	switch {
+	case hiA < loB:
+		return int(loB - hiA)
+	case hiB < loA:
+		return int(loA - hiB)
 	}
-	p, ok := ix.events().pub[int32(undated)]
-	if !ok || day <= p {
-		return -1
+	return -1
+}
+
+// dayBounds returns the first and last day the case at position i may tell
+// an incident of: its date for a dated case; for an undated one, the
+// bounds its summary and its addresses set (apart), the widest day numbers
+// where they set none or disagree.
+func (ix *Index) dayBounds(i int) (lo, hi int32) {
+	if d := ix.day[i]; d != noDay {
+		return d, d
 	}
-	return int(day - p)
+	lo, hi = math.MinInt32+1, math.MaxInt32
+	ev := ix.events()
+	if d, ok := ev.since[int32(i)]; ok {
+		lo = d
+	}
+	if d, ok := ev.pub[int32(i)]; ok {
+		hi = d
+	}
+	if lo > hi { // the two disagree: neither is read right
+		return math.MinInt32 + 1, math.MaxInt32
+	}
+	return lo, hi
 }

@@ -38,7 +38,8 @@ status notice of one day, each its site's only record of that day, count as one 
 words they share (a status page posts one notice per incident, often in product names alone), and
 two notices of one page on different days are two incidents: their shared words count half. An undated
 record whose address carries a date (a blog's /2014/05/27/…), or whose date is a year or a month
-alone, was written by that day's end, so it is no record of a later incident. The default threshold is where the list was measured to be
+alone, was written by that day's end, so it is no record of a later incident; one whose summary
+begins with the day its story begins ("On 4 October 2023, …") is no record of an earlier one. The default threshold is where the list was measured to be
 mostly the same incident: eval/notes/dupes-threshold.md.
 
 Decisions are kept in ` + caselib.DecisionsName + ` in the library's folder (or --decisions FILE),
