@@ -132,6 +132,10 @@ type events struct {
 	// of: the day its summary's first sentence says its story begins, less
 	// one (textdate.go).
 	since map[int32]int32
+	// cited maps an undated case that cites a source some dated cases also
+	// cite (one cited by at most maxCites cases) to the first and last of
+	// those cases' days: it is a record of their incident (eventCitedDays).
+	cited map[int32][2]int32
 
 	// orgDF counts, per organisation key and text term (key<<32 | term),
 	// the cases of the key that have the term: what the organisation
@@ -274,6 +278,37 @@ func (ix *Index) eventSources(ev *events) {
 		}
 		slices.Sort(ev.srcs[i])
 	})
+	ix.eventCitedDays(ev)
+}
+
+// eventCitedDays fills events.cited. A source few records cite is one
+// incident's page (its status notice, its post-mortem), so an undated
+// record that cites it, a one-line summary in a list of post-mortems, tells
+// the incident of the dated records that cite it too, and not one of
+// another day.
+func (ix *Index) eventCitedDays(ev *events) {
+	ev.cited = make(map[int32][2]int32)
+	for i, srcs := range ev.srcs {
+		if ix.day[i] != noDay {
+			continue
+		}
+		for _, u := range srcs {
+			if len(ev.cites[u]) > maxCites {
+				continue
+			}
+			for _, j := range ev.cites[u] {
+				d := ix.day[j]
+				if d == noDay {
+					continue
+				}
+				b, ok := ev.cited[int32(i)]
+				if !ok {
+					b = [2]int32{d, d}
+				}
+				ev.cited[int32(i)] = [2]int32{min(b[0], d), max(b[1], d)}
+			}
+		}
+	}
 }
 
 // eventOrgTerms fills, per case and organisation, the document frequency of
@@ -384,7 +419,8 @@ type EventEvidence struct {
 	// Days is how many days apart the two cases are dated, -1 when either
 	// has no date; Undated is how many of the two have none (0, 1 or 2).
 	// An undated case whose address says it was published before the other
-	// case's date, or whose summary says its story begins after it, is at
+	// case's date, whose summary says its story begins after it, or that
+	// cites an incident's page dated records of other days cite, is at
 	// least that many days from it (apart).
 	Days, Undated int
 	// Containment is the share of the shorter case's specific text (its
@@ -839,8 +875,10 @@ func (ix *Index) caseWords(i int) map[uint32]string {
 // "outage-on-may-27-2014"), or dated by a year or a month alone, was
 // written by that day, so it tells no later incident; one whose summary
 // says on which day its story begins ("On 4 October 2023, …") tells no
-// earlier one. Two cases whose days cannot meet are as far apart as the
-// gap between them; otherwise their distance is unknown.
+// earlier one; one that cites the page of an incident that dated records
+// cite too tells no incident of another day than theirs. Two cases whose
+// days cannot meet are as far apart as the gap between them; otherwise
+// their distance is unknown.
 func (ix *Index) apart(a, b int) int {
 	da, db := ix.day[a], ix.day[b]
 	if da != noDay && db != noDay {
@@ -873,7 +911,10 @@ func (ix *Index) dayBounds(i int) (lo, hi int32) {
 	if d, ok := ev.pub[int32(i)]; ok {
 		hi = d
 	}
-	if lo > hi { // the two disagree: neither is read right
+	if b, ok := ev.cited[int32(i)]; ok {
+		lo, hi = max(lo, b[0]), min(hi, b[1])
+	}
+	if lo > hi { // they disagree: none is read right
 		return math.MinInt32 + 1, math.MaxInt32
 	}
 	return lo, hi

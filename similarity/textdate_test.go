@@ -91,3 +91,43 @@ func TestStoryDayBoundsTheIncident(t *testing.T) {
 		}
 	}
 }
+
+// An undated summary that cites a status notice's own page tells that
+// notice's incident: beside the organisation's notice of months before it
+// is no record of the same incident; beside the cited notice it is, and
+// beside a notice of the next day or another undated summary it may be.
+func TestCitedDaysBoundTheIncident(t *testing.T) {
+	t.Parallel()
+	const page = "https://status.example.com/incidents/x8snkk2b"
+	mk := func(id, date, url string) *caselib.Case {
+		c := &caselib.Case{ID: id, Org: "Google Cloud", Date: date, URL: url}
+		c.Title.EN = "Filestore API throttled"
+		c.Summary.EN = "An internal service overloaded the Filestore API with requests and global throttling made instance operations fail."
+		return c
+	}
+	summary := mk("SUM", "", page)
+	summary.Sources = []caselib.Source{{URL: page, Kind: "status-page"}}
+	cases := []*caselib.Case{
+		summary,
+		mk("NOTICE", "2022-09-13", page), // the page the summary cites
+		mk("SAMEDAY", "2022-09-14", "https://status.example.com/incidents/aaaa"),
+		mk("EARLIER", "2022-07-13", "https://status.example.com/incidents/bbbb"),
+		mk("OTHERSUM", "", "https://status.example.com/incidents/cccc"),
+	}
+	ix := withOtherOrgs(t, cases)
+	sum, _ := ix.Lookup("SUM")
+	for _, tc := range []struct {
+		id       string
+		apart    int
+		evidence bool // the pair keeps its same-event evidence
+	}{{"NOTICE", -1, true}, {"SAMEDAY", 1, false}, {"EARLIER", 62, false}, {"OTHERSUM", -1, false}} {
+		b, _ := ix.Lookup(tc.id)
+		if got := ix.apart(sum, b); got != tc.apart || ix.apart(b, sum) != got {
+			t.Errorf("summary beside %s: apart %d, want %d both ways", tc.id, got, tc.apart)
+		}
+		e := ix.EventEvidence(sum, b)
+		if tc.apart > eventDays && e.Score != 0 || tc.evidence && e.Score < 0.3 {
+			t.Errorf("summary beside %s: evidence %+v, want none when the days cannot meet, the cited page's when it is cited", tc.id, e)
+		}
+	}
+}
