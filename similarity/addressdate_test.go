@@ -61,3 +61,22 @@ func checkDay(t *testing.T, call string, d int32, ok bool, want string, shift in
 		t.Errorf("%s = day %d, %v; want %s%+d days (day %d)", call, d, ok, want, shift, w+shift)
 	}
 }
+
+func TestPostSlug(t *testing.T) {
+	for u, want := range map[string]string{
+		"googleblog.blogspot.com/2014/01/todays-outage-for-several-google.html":      "todays-outage-for-several-google",
+		"medium.com/making-instapaper/instapaper-outage-cause-recovery-3c32a7e9cc5f": "instapaper-outage-cause-recovery-3c32a7e9cc5f",
+		"github.blog/2018-10-30-oct21-post-incident-analysis":                        "2018-10-30-oct21-post-incident-analysis",
+		"example.com/blog/Manta-Postmortem-7-27-2015?utm=x":                          "manta-postmortem-7-27-2015",
+		// Not a post's slug: an incident id, a number, too few words or
+		// characters, no letter, no path.
+		"status.cloud.google.com/incidents/x8snkk2bpycrc1sveeiu": "",
+		"aws.amazon.com/message/680587":                          "",
+		"example.com/blog/incident-report":                       "",
+		"example.com/a-b-c-d":                                    "",
+		"example.com/2014-01-28-00-00-00-00":                     "",
+		"example.com":                                            "",
+	} {
+		checkString(t, "postSlug", postSlug, u, want)
+	}
+}

@@ -28,7 +28,10 @@ import (
 const maxCites = 5
 
 // normalizeURL returns u without its scheme, "www.", fragment and trailing
-// slash, its host lowercased; "" when u is not an http(s) URL.
+// slash, its host lowercased, and a web.archive.org snapshot as the address
+// it archived (a list of post-mortems often links the archived copy of a
+// write-up another record cites at its own address); "" when u is not an
+// http(s) URL.
 func normalizeURL(u string) string {
 	u = strings.TrimSpace(u)
 	low := strings.ToLower(u)
@@ -47,6 +50,18 @@ func normalizeURL(u string) string {
 	host = strings.TrimPrefix(strings.ToLower(host), "www.")
 	if host == "" {
 		return ""
+	}
+	if host == "web.archive.org" {
+		// web.archive.org/web/20220406095752/https://…: a snapshot is
+		// the page it archived (the suffix after the time, "id_" or "if_",
+		// says how it is shown).
+		if rest, ok := strings.CutPrefix(path, "web/"); ok {
+			if _, orig, ok := strings.Cut(rest, "/"); ok {
+				if n := normalizeURL(orig); n != "" {
+					return n
+				}
+			}
+		}
 	}
 	path = strings.TrimRight(path, "/")
 	if path == "" {
@@ -222,6 +237,7 @@ func (ix *Index) eventSources(ev *events) {
 	ev.pub = make(map[int32]int32)
 	ev.since = make(map[int32]int32)
 	urlIDs, siteIDs := map[string]int32{}, map[string]int32{}
+	slugs := make([][]string, len(ix.cases)) // each case's post slugs (postSlug)
 	ix.eachCase(func(i int, c *caselib.Case) {
 		us := []string{c.URL}
 		for _, s := range c.Sources {
@@ -275,10 +291,94 @@ func (ix *Index) eventSources(ev *events) {
 				ev.srcs[i] = append(ev.srcs[i], id)
 				ev.cites[id] = append(ev.cites[id], int32(i))
 			}
+			if slug := postSlug(u); slug != "" && !slices.Contains(slugs[i], slug) {
+				slugs[i] = append(slugs[i], slug)
+			}
 		}
-		slices.Sort(ev.srcs[i])
 	})
+	ix.eventPosts(ev, slugs, urlIDs)
+	for i := range ev.srcs {
+		slices.Sort(ev.srcs[i])
+	}
 	ix.eventCitedDays(ev)
+}
+
+// eventPosts adds to the sources each case cites the posts its addresses
+// name: a post-mortem's slug on another host is the same post (a blog that
+// moved, blog.github.com to github.blog; a mirror; a copy on medium.com with
+// its id appended; blogspot's slug cut short), so two records of one
+// organisation whose addresses end in one slug, or in slugs one of which
+// begins the other, cite one source. The organisation is part of the key:
+// two organisations' "postmortem-of-the-outage-of-…" are two posts.
+func (ix *Index) eventPosts(ev *events, slugs [][]string, urlIDs map[string]int32) {
+	var all []string
+	for _, ss := range slugs {
+		all = append(all, ss...)
+	}
+	slices.Sort(all)
+	all = slices.Compact(all)
+	// Sorted, a slug comes right after the slugs that begin it: each takes
+	// the shortest of them as its post.
+	post := make(map[string]string, len(all))
+	var chain []string
+	for _, s := range all {
+		for len(chain) > 0 && !isSlugPrefix(chain[len(chain)-1], s) {
+			chain = chain[:len(chain)-1]
+		}
+		if len(chain) > 0 {
+			post[s] = post[chain[0]]
+		} else {
+			post[s] = s
+		}
+		chain = append(chain, s)
+	}
+	for i, ss := range slugs {
+		for _, s := range ss {
+			for _, k := range ev.keys[i] {
+				key := ev.names[k] + " …/" + post[s]
+				id, ok := urlIDs[key]
+				if !ok {
+					id = int32(len(ev.urls))
+					urlIDs[key] = id
+					ev.urls = append(ev.urls, "…/"+post[s])
+					ev.cites = append(ev.cites, nil)
+				}
+				if !slices.Contains(ev.srcs[i], id) {
+					ev.srcs[i] = append(ev.srcs[i], id)
+					ev.cites[id] = append(ev.cites[id], int32(i))
+				}
+			}
+		}
+	}
+}
+
+// isSlugPrefix reports whether slug p begins slug s at a word boundary (p
+// is s, or s goes on with "-").
+func isSlugPrefix(p, s string) bool {
+	return strings.HasPrefix(s, p) && (len(s) == len(p) || s[len(p)] == '-')
+}
+
+// postSlug returns the last part of the path of a normalized address when
+// it names a post: four words or more joined by hyphens, twenty characters
+// or more, a letter among them ("todays-outage-for-several-google"), less
+// a file type (".html"). An incident's id on a status page, an AWS
+// message's number, a path of one or two words name no post this way.
+func postSlug(u string) string {
+	_, path, ok := strings.Cut(u, "/")
+	if !ok {
+		return ""
+	}
+	if i := strings.IndexByte(path, '?'); i >= 0 {
+		path = path[:i]
+	}
+	slug := strings.ToLower(path[strings.LastIndexByte(path, '/')+1:])
+	for _, ext := range []string{".html", ".htm", ".php", ".aspx"} {
+		slug = strings.TrimSuffix(slug, ext)
+	}
+	if len(slug) < 20 || strings.Count(slug, "-") < 3 || !strings.ContainsFunc(slug, unicode.IsLetter) {
+		return ""
+	}
+	return slug
 }
 
 // eventCitedDays fills events.cited. A source few records cite is one

@@ -29,14 +29,15 @@ every cluster with all its members and pairs unless --limit is given. Each clust
 its band: strong from ` + fmt.Sprint(curate.DupesBands.Strong) + ` (judged pairs there were one incident about 12 times in 13),
 possible from ` + fmt.Sprint(curate.DupesBands.Possible) + ` (about 6 in 10), weak below.
 
-The dupes score joins the pair's text similarity (discounted as their dates grow apart, and
-halved for two records of one organisation on different days: a status page's template on
-another day is a repeat) with same-event evidence: the same organisation, dates days apart,
-and words of this incident both records use (a region, an error code, a product; not the
-organisation's name nor what it writes in every notice), or a source both cite. A write-up and a
-status notice of one day, each its site's only record of that day, count as one incident whatever
-words they share (a status page posts one notice per incident, often in product names alone), and
-two notices of one page on different days are two incidents: their shared words count half. An undated
+The dupes score joins the pair's text similarity (discounted as their dates grow apart, and halved
+for two records of one organisation on different days: a status page's template on another day is
+a repeat) with same-event evidence: the same organisation, dates days apart, and words of this
+incident both records use (a region, an error code, a product; not the organisation's name nor
+what it writes in every notice), or a source both cite (an archived copy is the page it archived;
+a post's slug on another host of the organisation is the same post). A write-up and a status
+notice of one day, each its site's only record of that day, count as one incident whatever words
+they share (a status page posts one notice per incident, often in product names alone), and two
+notices of one page on different days are two incidents: their shared words count half. An undated
 record whose address carries a date (a blog's /2014/05/27/…), or whose date is a year or a month
 alone, was written by that day's end, so it is no record of a later incident; one whose summary
 begins with the day its story begins ("On 4 October 2023, …") is no record of an earlier one; one
