@@ -151,6 +151,9 @@ type events struct {
 	// cite (one cited by at most maxCites cases) to the first and last of
 	// those cases' days: it is a record of their incident (eventCitedDays).
 	cited map[int32][2]int32
+	// bounds maps an undated case to the first and last day it may tell
+	// an incident of, as pub, since and cited set them together (dayBounds).
+	bounds map[int32][2]int32
 
 	// orgDF counts, per organisation key and text term (key<<32 | term),
 	// the cases of the key that have the term: what the organisation
@@ -301,6 +304,7 @@ func (ix *Index) eventSources(ev *events) {
 		slices.Sort(ev.srcs[i])
 	}
 	ix.eventCitedDays(ev)
+	ix.eventBounds(ev)
 }
 
 // eventPosts adds to the sources each case cites the posts its addresses
@@ -1003,19 +1007,35 @@ func (ix *Index) dayBounds(i int) (lo, hi int32) {
 	if d := ix.day[i]; d != noDay {
 		return d, d
 	}
-	lo, hi = math.MinInt32+1, math.MaxInt32
-	ev := ix.events()
-	if d, ok := ev.since[int32(i)]; ok {
-		lo = d
+	if b, ok := ix.events().bounds[int32(i)]; ok {
+		return b[0], b[1]
 	}
-	if d, ok := ev.pub[int32(i)]; ok {
-		hi = d
+	return math.MinInt32 + 1, math.MaxInt32
+}
+
+// eventBounds fills events.bounds from the bounds each undated case's
+// date, addresses, summary and cited sources set (pub, since, cited).
+func (ix *Index) eventBounds(ev *events) {
+	ev.bounds = make(map[int32][2]int32)
+	for i := range ix.cases {
+		if ix.day[i] != noDay {
+			continue
+		}
+		lo, hi := int32(math.MinInt32+1), int32(math.MaxInt32)
+		d, told := ev.since[int32(i)]
+		if told {
+			lo = d
+		}
+		p, published := ev.pub[int32(i)]
+		if published {
+			hi = p
+		}
+		b, cited := ev.cited[int32(i)]
+		if cited {
+			lo, hi = max(lo, b[0]), min(hi, b[1])
+		}
+		if (told || published || cited) && lo <= hi { // when they disagree, none is read right
+			ev.bounds[int32(i)] = [2]int32{lo, hi}
+		}
 	}
-	if b, ok := ev.cited[int32(i)]; ok {
-		lo, hi = max(lo, b[0]), min(hi, b[1])
-	}
-	if lo > hi { // they disagree: none is read right
-		return math.MinInt32 + 1, math.MaxInt32
-	}
-	return lo, hi
 }

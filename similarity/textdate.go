@@ -26,6 +26,9 @@ import (
 // the sentence gives several, the first counts.
 func storyBegins(text string) (int32, bool) {
 	first := firstSentence(text)
+	if !hasYear(first) { // most texts: spare them the patterns
+		return 0, false
+	}
 	best, at := int32(0), -1
 	for _, f := range storyDates {
 		m := f.re.FindStringSubmatchIndex(first)
@@ -44,6 +47,19 @@ func storyBegins(text string) (int32, bool) {
 	}
 	return best, at >= 0
 }
+
+// hasYear reports whether s has four digits in a row that begin with 19
+// or 20, as every date storyDates reads does.
+func hasYear(s string) bool {
+	for i := 0; i+4 <= len(s); i++ {
+		if (s[i] == '1' && s[i+1] == '9' || s[i] == '2' && s[i+1] == '0') && isDigit(s[i+2]) && isDigit(s[i+3]) {
+			return true
+		}
+	}
+	return false
+}
+
+func isDigit(c byte) bool { return '0' <= c && c <= '9' }
 
 // storyHead is how much of a text storyBegins reads at most: a first
 // sentence longer than that is a list or a log, not a sentence.
