@@ -145,7 +145,7 @@ type events struct {
 	pub map[int32]int32
 	// since maps an undated case to the first day it may tell an incident
 	// of: the day its summary's first sentence says its story begins, less
-	// one (textdate.go).
+	// one (textdate.go); the last is storyWindow days later.
 	since map[int32]int32
 	// cited maps an undated case that cites a source some dated cases also
 	// cite (one cited by at most maxCites cases) to the first and last of
@@ -523,9 +523,9 @@ type EventEvidence struct {
 	// Days is how many days apart the two cases are dated, -1 when either
 	// has no date; Undated is how many of the two have none (0, 1 or 2).
 	// An undated case whose address says it was published before the other
-	// case's date, whose summary says its story begins after it, or that
-	// cites an incident's page dated records of other days cite, is at
-	// least that many days from it (apart).
+	// case's date, whose summary's story begins after it or a season before
+	// it, or that cites an incident's page dated records of other days
+	// cite, is at least that many days from it (apart).
 	Days, Undated int
 	// Containment is the share of the shorter case's specific text (its
 	// terms weighed by their specificity, see Specific) that the longer
@@ -978,8 +978,8 @@ func (ix *Index) caseWords(i int) map[uint32]string {
 // incident: one that an address dates (a blog's /2014/05/27/ or
 // "outage-on-may-27-2014"), or dated by a year or a month alone, was
 // written by that day, so it tells no later incident; one whose summary
-// says on which day its story begins ("On 4 October 2023, …") tells no
-// earlier one; one that cites the page of an incident that dated records
+// says on which day its story begins ("On 4 October 2023, …") tells one
+// of the next storyWindow days; one that cites the page of an incident that dated records
 // cite too tells no incident of another day than theirs. Two cases whose
 // days cannot meet are as far apart as the gap between them; otherwise
 // their distance is unknown.
@@ -1024,7 +1024,7 @@ func (ix *Index) eventBounds(ev *events) {
 		lo, hi := int32(math.MinInt32+1), int32(math.MaxInt32)
 		d, told := ev.since[int32(i)]
 		if told {
-			lo = d
+			lo, hi = d, d+storyWindow
 		}
 		p, published := ev.pub[int32(i)]
 		if published {

@@ -9,13 +9,18 @@ import (
 // its story began: "On 4 October 2023, Cloudflare experienced …", "On
 // Tuesday, 19 July 2022 at 06:33 US/Pacific, …", "… unavailable for 121
 // minutes on January 24, 2023". An incident does not happen before the day
-// its story begins, so such a record tells no incident dated earlier: a
-// summary that begins "On September 8th, 2022" is not the write-up of an
-// outage of 2018. Only that lower bound is used: the story may begin with
-// the change that caused the incident weeks later ("On 12 May 2021 Fastly
-// began deploying a software release …" is the write-up of an outage of 8
-// June), so the day says nothing of how long after it the incident came
+// its story begins, nor long after it: a summary that begins "On September
+// 8th, 2022" is not the write-up of an outage of 2018, nor of one of 2023.
+// The story may begin with the change that caused the incident weeks later
+// ("On 12 May 2021 Fastly began deploying a software release …" is the
+// write-up of an outage of 8 June), so the day bounds the incident's day
+// by a season (storyWindow), not by eventDays
 // (eval/notes/dupes-address-dates.md).
+
+// storyWindow is how many days after the day its story begins a record's
+// incident may be: read on the library's dated records whose first
+// sentence gives such a day, the incident came at most 61 days after it.
+const storyWindow = 90
 
 // storyBegins returns the day number of the date a text's first sentence
 // gives as the day it begins with, one day early for time zones, and false

@@ -40,10 +40,11 @@ func TestStoryBegins(t *testing.T) {
 	}
 }
 
-// An undated summary that says on which day its story begins tells no
-// incident of an earlier day: beside its organisation's write-up of years
-// before it is no record of that incident, nor of another summary's whose
-// story ends before it begins; beside a record of its own days it may be.
+// An undated summary that says on which day its story begins tells an
+// incident of that day or of the season after it: beside its organisation's
+// write-up of years before, or of a year later, it is no record of that
+// incident, nor of another summary's whose story is years before; beside a
+// record of its own weeks it may be.
 func TestStoryDayBoundsTheIncident(t *testing.T) {
 	t.Parallel()
 	mk := func(id, date, opening, url string) *caselib.Case {
@@ -73,7 +74,8 @@ func TestStoryDayBoundsTheIncident(t *testing.T) {
 		// Two undated records: one published by 2018-05-10, the other's
 		// story begins on 2022-09-08 (its day before, 09-07, is the bound).
 		{"a summary published before the other's story", mk("SUM", "", told, blog22), mk("OLD", "", earlier, blog18), 1581},
-		{"two summaries, neither published", mk("SUM", "", told, blog), mk("OLD", "", earlier, blog), -1},
+		{"two summaries of stories years apart", mk("SUM", "", told, blog), mk("OLD", "", earlier, blog), 1500}, // from 2018-07-31
+		{"write-up a year later", mk("SUM", "", told, blog), mk("PM", "2023-09-08", untold, ""), 276},           // from 2022-12-06
 		// The address says published in 2018, the text a day of 2022: one of
 		// them is read wrong, and neither bounds the record (the address
 		// alone would keep it from a record of 2020).

@@ -40,7 +40,7 @@ they share (a status page posts one notice per incident, often in product names 
 notices of one page on different days are two incidents: their shared words count half. An undated
 record whose address carries a date (a blog's /2014/05/27/…), or whose date is a year or a month
 alone, was written by that day's end, so it is no record of a later incident; one whose summary
-begins with the day its story begins ("On 4 October 2023, …") is no record of an earlier one; one
+begins with the day its story begins ("On 4 October 2023, …") tells one of the next 90 days; one
 that cites an incident's page that dated records cite too tells their days' incident. The default
 threshold is where the list was measured to be mostly the same incident:
 eval/notes/dupes-threshold.md.
