@@ -979,10 +979,10 @@ func (ix *Index) caseWords(i int) map[uint32]string {
 // "outage-on-may-27-2014"), or dated by a year or a month alone, was
 // written by that day, so it tells no later incident; one whose summary
 // says on which day its story begins ("On 4 October 2023, …") tells one
-// of the next storyWindow days; one that cites the page of an incident that dated records
-// cite too tells no incident of another day than theirs. Two cases whose
-// days cannot meet are as far apart as the gap between them; otherwise
-// their distance is unknown.
+// of that day or the storyWindow days after it; one that cites the page of
+// an incident that dated records cite too tells no incident of another day
+// than theirs. Two cases whose days cannot meet are as far apart as the gap
+// between them; otherwise their distance is unknown.
 func (ix *Index) apart(a, b int) int {
 	da, db := ix.day[a], ix.day[b]
 	if da != noDay && db != noDay {

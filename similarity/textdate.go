@@ -18,8 +18,8 @@ import (
 // (eval/notes/dupes-address-dates.md).
 
 // storyWindow is how many days after the day its story begins a record's
-// incident may be: read on the library's dated records whose first
-// sentence gives such a day, the incident came at most 61 days after it.
+// incident may be: a season, longer than any gap between that day and the
+// record's date measured on dated records (eval/notes/dupes-address-dates.md).
 const storyWindow = 90
 
 // storyBegins returns the day number of the date a text's first sentence
