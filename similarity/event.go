@@ -1028,7 +1028,7 @@ func (ix *Index) eventBounds(ev *events) {
 		}
 		p, published := ev.pub[int32(i)]
 		if published {
-			hi = p
+			hi = min(hi, p)
 		}
 		b, cited := ev.cited[int32(i)]
 		if cited {

@@ -76,6 +76,9 @@ func TestStoryDayBoundsTheIncident(t *testing.T) {
 		{"a summary published before the other's story", mk("SUM", "", told, blog22), mk("OLD", "", earlier, blog18), 1581},
 		{"two summaries of stories years apart", mk("SUM", "", told, blog), mk("OLD", "", earlier, blog), 1500}, // from 2018-07-31
 		{"write-up a year later", mk("SUM", "", told, blog), mk("PM", "2023-09-08", untold, ""), 276},           // from 2022-12-06
+		// Published long after the season: the address bounds nothing the
+		// story does not.
+		{"write-up after the season, summary published later still", mk("SUM", "", told, "https://www.honeycomb.io/blog/2023/05/10/incident-review/"), mk("PM", "2023-03-01", untold, ""), 85},
 		// The address says published in 2018, the text a day of 2022: one of
 		// them is read wrong, and neither bounds the record (the address
 		// alone would keep it from a record of 2020).
