@@ -36,13 +36,8 @@ func publishedBy(u string) (int32, bool) {
 		}
 		low = rest
 	}
-	if rest, ok := strings.CutPrefix(low, "web.archive.org/web/"); ok {
-		// web.archive.org/web/20220406095752/https://…: the snapshot's
-		// time is when it was archived, not published.
-		if _, orig, ok := strings.Cut(rest, "/"); ok {
-			return publishedBy(orig)
-		}
-		return 0, false
+	if orig, ok := archived(low); ok { // the snapshot's time is when it was archived, not published
+		return publishedBy(orig)
 	}
 	_, path, ok := strings.Cut(low, "/")
 	if !ok {

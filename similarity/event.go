@@ -51,16 +51,9 @@ func normalizeURL(u string) string {
 	if host == "" {
 		return ""
 	}
-	if host == "web.archive.org" {
-		// web.archive.org/web/20220406095752/https://…: a snapshot is
-		// the page it archived (the suffix after the time, "id_" or "if_",
-		// says how it is shown).
-		if rest, ok := strings.CutPrefix(path, "web/"); ok {
-			if _, orig, ok := strings.Cut(rest, "/"); ok {
-				if n := normalizeURL(orig); n != "" {
-					return n
-				}
-			}
+	if orig, ok := archived(u); ok {
+		if n := normalizeURL(orig); n != "" {
+			return n
 		}
 	}
 	path = strings.TrimRight(path, "/")
@@ -68,6 +61,21 @@ func normalizeURL(u string) string {
 		return host
 	}
 	return host + "/" + path
+}
+
+// archived returns the address a web.archive.org snapshot archived, from
+// the snapshot's address without its scheme
+// ("web.archive.org/web/20220406095752/https://…": the time, and any "id_"
+// or "if_" after it, say when and how it was archived), and false when u is
+// no snapshot.
+func archived(u string) (string, bool) {
+	const prefix = "web.archive.org/web/"
+	u = strings.TrimPrefix(u, "www.")
+	if len(u) < len(prefix) || !strings.EqualFold(u[:len(prefix)], prefix) {
+		return "", false
+	}
+	_, orig, ok := strings.Cut(u[len(prefix):], "/")
+	return orig, ok
 }
 
 // eventDays is how many days apart two dated records of one event may be.
