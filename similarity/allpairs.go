@@ -17,7 +17,7 @@ func (ix *Index) AllRelated(k int, minScore float64, progress func(done int)) []
 	k = ix.clampK(k)
 	pb := ix.newPairBars()
 	return forEachCase(ix, progress, func(sc *scorer, d int, q []qterm) ([]Hit, []qterm) {
-		s := ix.nearSearch(d, k, minScore, q, ix.relPrior)
+		s := ix.nearSearch(d, k, minScore, q, ix.relPrior, true)
 		if !ix.opts.noPairBars {
 			s.bar = pb.bar(sc, &s, d)
 		}

@@ -62,6 +62,20 @@ type Config struct {
 	// sum to 1.
 	Views [NumViews]float64
 
+	// CrossViews is how much, in relate, a word of one record's title
+	// counts where it meets a word of another record's body, in [0, 1],
+	// for a record written as a title and a body: nothing in its response
+	// view (a bug report, a status notice, a forum question). Such a
+	// record's duplicate often repeats its title's words only in its body,
+	// in the words of another reporter; a curated case's views hold
+	// different things (what was seen, why, what was done) and are
+	// compared view by view. Relate scores such a record against another
+	// case as (s + CrossViews·x) / (1 + CrossViews), s being the cosine of
+	// their case vectors and x the same sum taken across the symptoms and
+	// cause views (see Index.relQuery). 0 compares views only. Dupes and
+	// match do not use it.
+	CrossViews float64
+
 	// TextPrior is the number of cases below which text counts for less
 	// than its view weights in case-to-case scores: the text views are
 	// scaled by N/(N+TextPrior) for a library of N cases (see Index docs).
@@ -199,6 +213,7 @@ func DefaultConfig() Config {
 		Pivot:          0.1,
 		TextPrior:      50,
 		Views:          [NumViews]float64{0.175, 0.41, 0.115, 0.3},
+		CrossViews:     0.35,
 		Query:          [NumViews]float64{0.3, 0.3, 0.3, 0.5},
 		TagKinds:       [NumTagKinds]float64{0.3, 1, 1, 1, 0.5},
 		ExpandTagKinds: [NumTagKinds]float64{1, 1, 1, 1, 1},
@@ -257,15 +272,16 @@ func tagKind(tag string) int {
 
 // Validate reports the first field of c that is out of its range, in a
 // sentence naming the field: weights and strengths documented in [0, 1]
-// (B, Pivot, Expand, RelateDate, DupeDate), weights that must not be
-// negative (K1, TextPrior, the view and tag-kind weights, ExpandPool), view
-// weights that are all zero, and a date prior with no time scale. [Build]
-// calls it, so a bad configuration fails before any work is done.
+// (B, Pivot, CrossViews, Expand, RelateDate, DupeDate), weights that must
+// not be negative (K1, TextPrior, the view and tag-kind weights,
+// ExpandPool), view weights that are all zero, and a date prior with no
+// time scale. [Build] calls it, so a bad configuration fails before any
+// work is done.
 func (c Config) Validate() error {
 	unit := []struct {
 		name string
 		x    float64
-	}{{"B", c.B}, {"Pivot", c.Pivot}, {"Expand", c.Expand}, {"RelateDate", c.RelateDate}, {"DupeDate", c.DupeDate}}
+	}{{"B", c.B}, {"Pivot", c.Pivot}, {"CrossViews", c.CrossViews}, {"Expand", c.Expand}, {"RelateDate", c.RelateDate}, {"DupeDate", c.DupeDate}}
 	for _, f := range unit {
 		if !(f.x >= 0 && f.x <= 1) {
 			return fmt.Errorf("config: %s is %v, want a number in [0, 1]", f.name, f.x)

@@ -67,6 +67,15 @@
 // ([Config.RelateDate]), strong for dupes ([Config.DupeDate]), since two
 // reports of one incident are written close together.
 //
+// Relate reads a record written as a title and a body (nothing in its
+// response view: a bug report, a status notice, a forum question) across
+// its views too: a word of its title counts where another case has it in
+// its body, and the other way round ([Config.CrossViews]), since a
+// duplicate report often repeats the first one's title only in its body. A
+// curated case, whose views hold different things, is compared view by
+// view, both when its list is made and when it is in another's; dupes and
+// match do not read across views.
+//
 // Dupes also looks for same-event evidence ([Index.EventEvidence]), for the
 // same incident told twice in different words (a post-mortem and a two-line
 // status notice): the same organisation, dates days apart, and the words of

@@ -173,7 +173,7 @@ func (ix *Index) dupesOf(sc *scorer, doc, k int, minScore float64, q []qterm) ([
 	blk := ix.block(doc, nil)
 	var hits []Hit
 	for want := k; ; want = min(4*want, len(ix.cases)) {
-		hits, q = ix.nearest(sc, doc, want, minScore, q, ix.dupePrior)
+		hits, q = ix.nearest(sc, doc, want, minScore, q, ix.dupePrior, false)
 		full := len(hits) == want && want < len(ix.cases)-1
 		last := 0.0
 		if len(hits) > 0 {
@@ -219,9 +219,11 @@ func (ix *Index) rescoreDupes(doc int, hits []Hit, blk []int32, minScore float64
 }
 
 // ExplainDupe explains the case-to-case score of the cases at positions a
-// and b as [Index.ExplainPair] does, with each term spelled as case a
-// writes it (a term of the library spelled otherwise elsewhere is given in
-// a's words, not in those of the first case the library saw it in).
+// and b, the cosine dupes reads ([Index.CaseSimilarity]; relate's
+// [Index.ExplainPair] also reads a title against a body), with each term
+// spelled as case a writes it (a term of the library spelled otherwise
+// elsewhere is given in a's words, not in those of the first case the
+// library saw it in).
 func (ix *Index) ExplainDupe(a, b int) Explanation {
 	var ex Explanation
 	ix.addShared(&ex, ix.caseQuery(a, ix.rel, nil), b, ix.rel, 1, "")

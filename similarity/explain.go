@@ -118,11 +118,13 @@ var whyFiller = map[string]bool{
 	"app": true, "make": true, "use": true, "see": true, "well": true, "back": true, "thing": true,
 }
 
-// ExplainPair explains the case-to-case score of the cases at positions a
-// and b, with terms spelled as in the library.
+// ExplainPair explains relate's score of the case at position b for the
+// case at position a ([Index.Related]), with terms spelled as in the
+// library. A word that a title-and-body record a has in its title and b in
+// its body (or the other way round) is a part of b's view.
 func (ix *Index) ExplainPair(a, b int) Explanation {
 	var ex Explanation
-	ix.addShared(&ex, ix.caseQuery(a, ix.rel, nil), b, ix.rel, 1, "")
+	ix.addShared(&ex, ix.relQuery(a, nil), b, ix.rel, 1, "")
 	ex.Query = ex.Score
 	ix.labelParts(&ex, 0, b, nil, nil)
 	ex.finish()

@@ -368,31 +368,35 @@ func (ix *Index) neighbourBar(res *Result, fk float64, first []Hit, pool int) fl
 
 // Related returns the k cases most similar to the case at position doc
 // (itself excluded), best first, ties by case id. The score is the
-// case-to-case similarity times the mild date prior of relate
-// (Config.RelateDate), which favours cases of the same weeks.
+// case-to-case similarity (for a record written as a title and a body,
+// read across views too: Config.CrossViews) times the mild date prior of
+// relate (Config.RelateDate), which favours cases of the same weeks.
 func (ix *Index) Related(doc, k int, minScore float64) []Hit {
-	return ix.nearestOf(doc, ix.clampK(k), minScore, ix.relPrior)
-}
-
-// nearestOf runs nearest with a scorer of the pool.
-func (ix *Index) nearestOf(doc, k int, minScore float64, prior *datePrior) []Hit {
 	sc := ix.getScorer()
 	defer ix.putScorer(sc)
-	hits, _ := ix.nearest(sc, doc, k, minScore, nil, prior)
+	hits, _ := ix.nearest(sc, doc, ix.clampK(k), minScore, nil, ix.relPrior, true)
 	return hits
 }
 
 // nearest returns the k cases nearest the case at position doc by
-// case-to-case score times the date prior (nil for none), reusing q's
-// storage for the case's query, which it returns for the next call.
-func (ix *Index) nearest(sc *scorer, doc, k int, minScore float64, q []qterm, prior *datePrior) ([]Hit, []qterm) {
-	s := ix.nearSearch(doc, k, minScore, q, prior)
+// case-to-case score (relate's when relate is true, see nearSearch) times
+// the date prior (nil for none), reusing q's storage for the case's query,
+// which it returns for the next call.
+func (ix *Index) nearest(sc *scorer, doc, k int, minScore float64, q []qterm, prior *datePrior, relate bool) ([]Hit, []qterm) {
+	s := ix.nearSearch(doc, k, minScore, q, prior, relate)
 	return ix.run(sc, &s), s.q
 }
 
 // nearSearch is the search nearest runs for the case at position doc, its
-// query built in q's storage.
-func (ix *Index) nearSearch(doc, k int, minScore float64, q []qterm, prior *datePrior) search {
-	return search{q: ix.caseQuery(doc, ix.rel, q[:0]), prof: ix.rel, k: k, minScore: minScore,
+// query built in q's storage: relate's (relQuery) when relate is true, else
+// the plain case-to-case query (caseQuery) of dupes, whose text part is the
+// cosine alone.
+func (ix *Index) nearSearch(doc, k int, minScore float64, q []qterm, prior *datePrior, relate bool) search {
+	if relate {
+		q = ix.relQuery(doc, q[:0])
+	} else {
+		q = ix.caseQuery(doc, ix.rel, q[:0])
+	}
+	return search{q: q, prof: ix.rel, k: k, minScore: minScore,
 		dated: ix.datedFrom(prior, doc), accept: func(d int) bool { return d != doc }}
 }

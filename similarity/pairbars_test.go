@@ -69,7 +69,7 @@ func TestPairBarsAreExact(t *testing.T) {
 		var q []qterm
 		barred := 0
 		for d := range ix.Len() {
-			s := ix.nearSearch(d, k, 0, q, ix.relPrior)
+			s := ix.nearSearch(d, k, 0, q, ix.relPrior, true)
 			q = s.q
 			bar := pb.bar(sc, &s, d)
 			want := top(d, k, 0)
@@ -181,7 +181,7 @@ func TestHeavyTermBarsAreExact(t *testing.T) {
 	for _, k := range []int{1, 3, 10} {
 		barred, close := 0, 0
 		for d := range ix.Len() {
-			s := ix.nearSearch(d, k, 0, q, ix.relPrior)
+			s := ix.nearSearch(d, k, 0, q, ix.relPrior, true)
 			q = s.q
 			bar := pb.bar(sc, &s, d)
 			if bar == 0 {

@@ -51,7 +51,18 @@ func synthLibrary(n int, seed uint64) []*caselib.Case {
 // bruteRelated scores case doc against every other case, exactly, as relate
 // does (with its date prior).
 func bruteRelated(ix *Index, doc, k int, minScore float64) []Hit {
-	return bruteProfile(ix, ix.rel, ix.relPrior, doc, k, minScore, nil)
+	q := ix.relQuery(doc, nil)
+	var hits []Hit
+	for d := range ix.Len() {
+		if d == doc {
+			continue
+		}
+		if s := ix.exact(q, d, ix.rel) * ix.pairFactor(ix.relPrior, doc, d); s >= minScore && s > 0 {
+			hits = append(hits, Hit{Doc: d, ID: ix.Case(d).ID, Score: s})
+		}
+	}
+	sortHits(hits)
+	return hits[:min(k, len(hits))]
 }
 
 // bruteProfile scores case doc against every other case under profile p and

@@ -1018,6 +1018,66 @@ func (ix *Index) caseQuery(doc int, p *profile, dst []qterm) []qterm {
 	return dst
 }
 
+// relQuery is the query vector of case doc for relate: caseQuery under the
+// relate profile and, for a case written as a title and a body
+// (titleAndBody) when Config.CrossViews is above 0, each symptoms-view key
+// also in the cause view and each cause-view key also in the symptoms view,
+// weighed CrossViews·√(w_symptoms·w_cause) as the cosine weighs a view,
+// the whole divided by 1 + CrossViews: a word of its title meets the word
+// in another case's body, and the score stays in [0, 1] (Cauchy–Schwarz on
+// the two unit case vectors). Keys stay sorted.
+func (ix *Index) relQuery(doc int, dst []qterm) []qterm {
+	dst = ix.caseQuery(doc, ix.rel, dst)
+	c := ix.cfg.CrossViews
+	ws, wc := ix.rel.views[Symptoms], ix.rel.views[Cause]
+	if c <= 0 || ws <= 0 || wc <= 0 || !ix.titleAndBody(doc) {
+		return dst
+	}
+	// A query weight is w_view·x·scale, so the other view's weight of the
+	// same x is the weight times √(w_other/w_view).
+	toC, toS := float32(c*math.Sqrt(wc/ws)), float32(c*math.Sqrt(ws/wc))
+	n := len(dst)
+	for i := 0; i < n; i++ {
+		t := dst[i]
+		switch keyView(t.key) {
+		case Symptoms:
+			if i+1 < n && dst[i+1].key == t.key+1 { // the term is in both views
+				u := dst[i+1]
+				dst = append(dst, qterm{t.key, t.w + toS*u.w}, qterm{u.key, u.w + toC*t.w})
+				i++
+				continue
+			}
+			dst = append(dst, t, qterm{t.key + 1, toC * t.w})
+		case Cause:
+			dst = append(dst, qterm{t.key - 1, toS * t.w}, t)
+		default:
+			dst = append(dst, t)
+		}
+	}
+	// A key no case has (a body's word in no title) adds nothing; leaving it
+	// out spares the search its bookkeeping.
+	out := dst[:0]
+	f := float32(1 / (1 + c))
+	for _, t := range dst[n:] {
+		if ix.pstart[t.key] < ix.pstart[t.key+1] {
+			out = append(out, qterm{t.key, t.w * f})
+		}
+	}
+	return out
+}
+
+// titleAndBody reports whether the case at position doc is written as a
+// title and a body: it has no key in the response view (no remediation, no
+// action items), as a bug report, a status notice or a question has none.
+func (ix *Index) titleAndBody(doc int) bool {
+	for _, k := range ix.vkey[ix.vstart[doc]:ix.vstart[doc+1]] {
+		if keyView(k) == Response {
+			return false
+		}
+	}
+	return true
+}
+
 // CaseSimilarity returns the case-to-case score of the cases at positions a
 // and b: the cosine of their weighted view vectors.
 func (ix *Index) CaseSimilarity(a, b int) float64 {

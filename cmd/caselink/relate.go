@@ -24,7 +24,9 @@ func relateCommand(env *env) *cli.Command {
 		Name:  "relate",
 		Usage: "fill every case's related list with its most similar cases",
 		Description: fmt.Sprintf(`Computes the most similar cases of every case (the score is their similarity, discounted
-by up to a quarter for cases months or years apart). Without --write it is a dry run: it prints,
+by up to a quarter for cases months or years apart; for a record written as a title and a body,
+a bug report or a status notice, its title's words also count where the other case has them in
+its body). Without --write it is a dry run: it prints,
 per case, the links it would add (+), those already there (=) and those it would remove (-,
 only with --replace), and ends with "N to add, M to remove". With --write it writes them into
 the case files, changing nothing but the "related" values (a postgres:// library: in one

@@ -161,12 +161,13 @@ type Candidate struct {
 }
 
 // Tuned are the keys tune chooses from curated links: the four views, the
-// tag kinds and the date prior of relate. The date prior of dupes is read
-// from caselink.toml but not learned; the second stage of match is learned
-// only from feedback on match hits (TunedWithFeedback), since curated links
-// judge case-to-case lists, not pastes.
+// tag kinds, the date prior of relate and the weight of a title meeting a
+// body. The date prior of dupes is read from caselink.toml but not learned;
+// the second stage of match is learned only from feedback on match hits
+// (TunedWithFeedback), since curated links judge case-to-case lists, not
+// pastes.
 var Tuned = []string{"symptoms", "cause", "response", "tags",
-	"tag_domain", "tag_symptom", "tag_component", "tag_root_cause", "tag_contributing", "relate_date"}
+	"tag_domain", "tag_symptom", "tag_component", "tag_root_cause", "tag_contributing", "relate_date", "cross_views"}
 
 // TunedWithFeedback are the keys tune chooses when pastes carry feedback:
 // Tuned and the weight of the second stage of match.
@@ -184,9 +185,11 @@ const coarseShare = 0.05
 // Candidates returns the weightings tune tries, the current one first: the
 // product of a share of the tag view (0 to 0.45), a mix of the text views
 // (as now, symptoms first, cause first), a profile of tag kinds (as now,
-// all equal, coarse kinds low) and a date prior of relate (off, as now,
-// 0.5). Candidates that score the same as another (the tag kinds when the
-// tag view weighs 0) are left out.
+// all equal, coarse kinds low), a date prior of relate (off, as now, 0.5)
+// and, in a library with records written as a title and a body, the weight
+// of a title meeting a body (as now, off, the engine's default). Candidates
+// that score the same as another (the tag kinds when the tag view weighs 0)
+// are left out.
 func Candidates(cases []*caselib.Case, base similarity.Config) []Candidate {
 	return candidates(cases, base, false)
 }
@@ -230,32 +233,73 @@ func candidates(cases []*caselib.Case, base similarity.Config, match bool) []Can
 			k    [similarity.NumTagKinds]float64
 		}{"coarse kinds low (" + strings.Join(kindNames(coarse), ", ") + ")", k})
 	}
+	crosses := crossViewsTried(cases, base)
 	for _, t := range []float64{0, 0.1, 0.2, 0.3, 0.45} {
 		for _, m := range mixes {
 			for _, kp := range kinds {
 				for _, rd := range []float64{0, base.RelateDate, 0.5} {
-					out, seen = addCandidates(out, seen, base, keys, expands, func(cfg *similarity.Config) string {
-						var s float64
-						for _, x := range m.w {
-							s += x
-						}
-						for v := range 3 {
-							cfg.Views[v] = round3(m.w[v] / s * (1 - t))
-						}
-						cfg.Views[similarity.Tags] = t
-						cfg.TagKinds = kp.k
-						cfg.RelateDate = rd
-						if t == 0 {
-							cfg.TagKinds = base.TagKinds
-							return fmt.Sprintf("tags 0, %s, relate date %.2f", m.name, rd)
-						}
-						return fmt.Sprintf("tags %.2f, %s, %s, relate date %.2f", t, m.name, kp.name, rd)
-					})
+					for _, cv := range crosses {
+						out, seen = addCandidates(out, seen, base, keys, expands, func(cfg *similarity.Config) string {
+							var s float64
+							for _, x := range m.w {
+								s += x
+							}
+							for v := range 3 {
+								cfg.Views[v] = round3(m.w[v] / s * (1 - t))
+							}
+							cfg.Views[similarity.Tags] = t
+							cfg.TagKinds = kp.k
+							cfg.RelateDate = rd
+							cfg.CrossViews = cv
+							var name string
+							if t == 0 {
+								cfg.TagKinds = base.TagKinds
+								name = fmt.Sprintf("tags 0, %s, relate date %.2f", m.name, rd)
+							} else {
+								name = fmt.Sprintf("tags %.2f, %s, %s, relate date %.2f", t, m.name, kp.name, rd)
+							}
+							if len(crosses) > 1 {
+								name += fmt.Sprintf(", title meets body %.2f", cv)
+							}
+							return name
+						})
+					}
 				}
 			}
 		}
 	}
 	return out
+}
+
+// crossViewsTried returns the weights of a title meeting a body
+// (Config.CrossViews) tune tries: the current one and, when some case is
+// written as a title and a body (no remediation, no action items), off and
+// the engine's default too. A library of curated cases alone has no use for
+// the weight, and tune then tries no more candidates than before.
+func crossViewsTried(cases []*caselib.Case, base similarity.Config) []float64 {
+	out := []float64{base.CrossViews}
+	if !slices.ContainsFunc(cases, titleAndBody) {
+		return out
+	}
+	for _, cv := range []float64{0, similarity.DefaultConfig().CrossViews} {
+		if !slices.Contains(out, cv) {
+			out = append(out, cv)
+		}
+	}
+	return out
+}
+
+// titleAndBody reports whether c is written as a title and a body: it has
+// no remediation and no action items (what the engine's response view holds).
+func titleAndBody(c *caselib.Case) bool {
+	for _, ts := range [][]caselib.Text{c.Remediation, c.ActionItems} {
+		for _, t := range ts {
+			if strings.TrimSpace(t.EN) != "" || strings.TrimSpace(t.KO) != "" {
+				return false
+			}
+		}
+	}
+	return true
 }
 
 // addCandidates adds to out the weighting that set makes of base, once per

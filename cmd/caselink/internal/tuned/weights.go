@@ -65,6 +65,8 @@ var Fields = func() []Field {
 	return append(fs,
 		Field{Key: "relate_date", Doc: "weight of the date prior of relate",
 			Of: func(c *similarity.Config) *float64 { return &c.RelateDate }},
+		Field{Key: "cross_views", Doc: "weight, in relate, of a title's words meeting another record's body (records written as a title and a body)",
+			Of: func(c *similarity.Config) *float64 { return &c.CrossViews }},
 		Field{Key: "dupes_date", Doc: "weight of the date prior of dupes",
 			Of: func(c *similarity.Config) *float64 { return &c.DupeDate }},
 		Field{Key: "second_stage", Doc: "weight of the second stage of match",
