@@ -191,12 +191,14 @@ const coarseShare = 0.05
 // that score the same as another (the tag kinds when the tag view weighs 0)
 // are left out.
 func Candidates(cases []*caselib.Case, base similarity.Config) []Candidate {
-	return candidates(cases, base, false)
+	return candidates(cases, base, false, nil)
 }
 
 // candidates returns Candidates, and with match (feedback on pastes) each
-// of them also with the second stage of match at every secondStages weight.
-func candidates(cases []*caselib.Case, base similarity.Config, match bool) []Candidate {
+// of them also with the second stage of match at every secondStages weight;
+// the weight of a title meeting a body is tried only when one of the
+// subjects of scored is written as a title and a body (crossViewsTried).
+func candidates(cases []*caselib.Case, base similarity.Config, match bool, scored eval.Judgments) []Candidate {
 	keys, expands := Tuned, []float64{base.Expand}
 	if match {
 		keys = TunedWithFeedback
@@ -233,7 +235,7 @@ func candidates(cases []*caselib.Case, base similarity.Config, match bool) []Can
 			k    [similarity.NumTagKinds]float64
 		}{"coarse kinds low (" + strings.Join(kindNames(coarse), ", ") + ")", k})
 	}
-	crosses := crossViewsTried(cases, base)
+	crosses := crossViewsTried(cases, base, scored)
 	for _, t := range []float64{0, 0.1, 0.2, 0.3, 0.45} {
 		for _, m := range mixes {
 			for _, kp := range kinds {
@@ -272,13 +274,18 @@ func candidates(cases []*caselib.Case, base similarity.Config, match bool) []Can
 }
 
 // crossViewsTried returns the weights of a title meeting a body
-// (Config.CrossViews) tune tries: the current one and, when some case is
-// written as a title and a body (no remediation, no action items), off and
-// the engine's default too. A library of curated cases alone has no use for
-// the weight, and tune then tries no more candidates than before.
-func crossViewsTried(cases []*caselib.Case, base similarity.Config) []float64 {
+// (Config.CrossViews) tune tries: the current one and, when a case whose
+// relate list is scored (a subject of scored; any case when scored is nil)
+// is written as a title and a body (no remediation, no action items), off
+// and the engine's default too. The weight changes only such a case's list,
+// so a library whose curated links all start from curated cases gets no
+// more candidates than before.
+func crossViewsTried(cases []*caselib.Case, base similarity.Config, scored eval.Judgments) []float64 {
 	out := []float64{base.CrossViews}
-	if !slices.ContainsFunc(cases, titleAndBody) {
+	if !slices.ContainsFunc(cases, func(c *caselib.Case) bool {
+		_, ok := scored[c.ID]
+		return (scored == nil || ok) && titleAndBody(c)
+	}) {
 		return out
 	}
 	for _, cv := range []float64{0, similarity.DefaultConfig().CrossViews} {
@@ -433,7 +440,7 @@ func Tune(cases []*caselib.Case, base similarity.Config, s Signal, opt Options) 
 	if opt.K < 1 {
 		return Result{}, errors.New("tune: K must be at least 1")
 	}
-	cands := candidates(cases, base, len(s.MatchLists()) > 0)
+	cands := candidates(cases, base, len(s.MatchLists()) > 0, s.Related)
 	res := Result{Current: cands[0].Weights, Candidates: len(cands), Items: map[string]int{}}
 	l := newLists(s)
 	m := l.matrix(s, res.Items)

@@ -70,3 +70,38 @@ func TestTuneLearnsFromLinksAndDecisions(t *testing.T) {
 		t.Error("Tune learned from links relate wrote")
 	}
 }
+
+// The weight of a title meeting a body changes only the lists of records
+// written as a title and a body: tune tries it off and at the default only
+// when such a record's list is scored.
+func TestCrossViewsTriedOnlyWhereItCounts(t *testing.T) {
+	curated := &caselib.Case{ID: "PM-1", Remediation: []caselib.Text{{EN: "Rolled the config back."}}}
+	notice := &caselib.Case{ID: "NOTE-1"}
+	cases := []*caselib.Case{curated, notice}
+	base := similarity.DefaultConfig()
+	scored := func(ids ...string) eval.Judgments {
+		j := eval.Judgments{}
+		for _, id := range ids {
+			j.Add(id, "X", 1, true)
+		}
+		return j
+	}
+	for _, tc := range []struct {
+		name   string
+		scored eval.Judgments
+		want   []float64
+	}{
+		{"curated subjects only", scored("PM-1"), []float64{base.CrossViews}},
+		{"a notice's list scored", scored("PM-1", "NOTE-1"), []float64{base.CrossViews, 0}},
+		{"every case (Candidates)", nil, []float64{base.CrossViews, 0}},
+	} {
+		if got := crossViewsTried(cases, base, tc.scored); fmt.Sprint(got) != fmt.Sprint(tc.want) {
+			t.Errorf("%s: tried %v, want %v", tc.name, got, tc.want)
+		}
+	}
+	off := base
+	off.CrossViews = 0
+	if got := crossViewsTried(cases, off, nil); fmt.Sprint(got) != fmt.Sprint([]float64{0, base.CrossViews}) {
+		t.Errorf("from off: tried %v, want off then the default %v", got, base.CrossViews)
+	}
+}
