@@ -60,6 +60,24 @@ func TestTitleMeetsBody(t *testing.T) {
 				found++
 			}
 		}
+		if cv > 0 {
+			// The explanation adds up to relate's score and says the
+			// fault's words were found across views.
+			a, b := slices.Index(ix.ids, "BUG-00"), slices.Index(ix.ids, "BUG-01")
+			ex := ix.ExplainPair(a, b)
+			if got := relScore(ix, a, b) / ix.pairFactor(ix.relPrior, a, b); math.Abs(ex.Score-got) > 1e-6 {
+				t.Errorf("ExplainPair(BUG-00, BUG-01) = %v, relate scores %v", ex.Score, got)
+			}
+			across := 0
+			for _, p := range ex.Parts {
+				if p.Across && slices.Contains([]string{"jetty", "websocket", "handshake"}, p.Term) {
+					across++
+				}
+			}
+			if across != 3 {
+				t.Errorf("ExplainPair(BUG-00, BUG-01) parts %+v: want jetty, websocket and handshake across views", ex.Parts)
+			}
+		}
 		switch {
 		case cv == 0 && found == 6:
 			t.Errorf("CrossViews 0: all 6 reports have their duplicates first; the library should need title meeting body")

@@ -23,6 +23,10 @@ type Contribution struct {
 	// case's.
 	From string `json:"from,omitempty"`
 	Typo bool   `json:"typo,omitempty"`
+	// Across says that the term is in one case's title (symptoms view)
+	// and the other's body (cause view): what relate counts for records
+	// written as a title and a body ([Config.CrossViews]).
+	Across bool `json:"across,omitempty"`
 
 	canon uint32 // the term's canonical id, for labelParts
 	quiet bool   // a filler word or a class term (<hex>, <ip>…): counted, not given as a reason by Why
@@ -121,10 +125,21 @@ var whyFiller = map[string]bool{
 // ExplainPair explains relate's score of the case at position b for the
 // case at position a ([Index.Related]), with terms spelled as in the
 // library. A word that a title-and-body record a has in its title and b in
-// its body (or the other way round) is a part of b's view.
+// its body (or the other way round) is a part of b's view marked Across.
 func (ix *Index) ExplainPair(a, b int) Explanation {
 	var ex Explanation
-	ix.addShared(&ex, ix.relQuery(a, nil), b, ix.rel, 1, "")
+	q := ix.caseQuery(a, ix.rel, nil)
+	if cross := ix.crossQuery(a, q); cross != nil {
+		f := 1 / (1 + ix.cfg.CrossViews)
+		ix.addShared(&ex, q, b, ix.rel, f, "")
+		n := len(ex.Parts)
+		ix.addShared(&ex, cross, b, ix.rel, f, "")
+		for i := n; i < len(ex.Parts); i++ {
+			ex.Parts[i].Across = true
+		}
+	} else {
+		ix.addShared(&ex, q, b, ix.rel, 1, "")
+	}
 	ex.Query = ex.Score
 	ix.labelParts(&ex, 0, b, nil, nil)
 	ex.finish()

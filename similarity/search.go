@@ -1020,47 +1020,71 @@ func (ix *Index) caseQuery(doc int, p *profile, dst []qterm) []qterm {
 
 // relQuery is the query vector of case doc for relate: caseQuery under the
 // relate profile and, for a case written as a title and a body
-// (titleAndBody) when Config.CrossViews is above 0, each symptoms-view key
-// also in the cause view and each cause-view key also in the symptoms view,
-// weighed CrossViews·√(w_symptoms·w_cause) as the cosine weighs a view,
-// the whole divided by 1 + CrossViews: a word of its title meets the word
-// in another case's body, and the score stays in [0, 1] (Cauchy–Schwarz on
-// the two unit case vectors). Keys stay sorted.
+// (titleAndBody) when Config.CrossViews is above 0, the keys of crossQuery
+// too, the whole divided by 1 + CrossViews: a word of its title meets the
+// word in another case's body, and the score stays in [0, 1]
+// (Cauchy–Schwarz on the two unit case vectors). Keys stay sorted; a key no
+// case has (a body's word in no title) is left out, which spares the search
+// its bookkeeping and adds nothing.
 func (ix *Index) relQuery(doc int, dst []qterm) []qterm {
 	dst = ix.caseQuery(doc, ix.rel, dst)
+	cross := ix.crossQuery(doc, dst)
+	if cross == nil {
+		return dst
+	}
+	n := len(dst)
+	f := float32(1 / (1 + ix.cfg.CrossViews))
+	add := func(t qterm) {
+		if ix.pstart[t.key] < ix.pstart[t.key+1] {
+			dst = append(dst, qterm{t.key, t.w * f})
+		}
+	}
+	i, j := 0, 0
+	for i < n || j < len(cross) {
+		switch {
+		case j == len(cross) || i < n && dst[i].key < cross[j].key:
+			add(dst[i])
+			i++
+		case i == n || cross[j].key < dst[i].key:
+			add(cross[j])
+			j++
+		default:
+			add(qterm{dst[i].key, dst[i].w + cross[j].w})
+			i++
+			j++
+		}
+	}
+	return append(dst[:0], dst[n:]...)
+}
+
+// crossQuery returns the keys relQuery adds to q, case doc's caseQuery under
+// the relate profile: each symptoms-view key also in the cause view and each
+// cause-view key also in the symptoms view, weighed CrossViews·√(w_symptoms·
+// w_cause) as the cosine weighs a view (a query weight is w_view·x·scale,
+// so the other view's weight of the same x is the weight times
+// √(w_other/w_view)), sorted by key. It is nil when the case is not written
+// as a title and a body or CrossViews is 0.
+func (ix *Index) crossQuery(doc int, q []qterm) []qterm {
 	c := ix.cfg.CrossViews
 	ws, wc := ix.rel.views[Symptoms], ix.rel.views[Cause]
 	if c <= 0 || ws <= 0 || wc <= 0 || !ix.titleAndBody(doc) {
-		return dst
+		return nil
 	}
-	// A query weight is w_view·x·scale, so the other view's weight of the
-	// same x is the weight times √(w_other/w_view).
 	toC, toS := float32(c*math.Sqrt(wc/ws)), float32(c*math.Sqrt(ws/wc))
-	n := len(dst)
-	for i := 0; i < n; i++ {
-		t := dst[i]
+	var out []qterm
+	for _, t := range q {
 		switch keyView(t.key) {
 		case Symptoms:
-			if i+1 < n && dst[i+1].key == t.key+1 { // the term is in both views
-				u := dst[i+1]
-				dst = append(dst, qterm{t.key, t.w + toS*u.w}, qterm{u.key, u.w + toC*t.w})
-				i++
-				continue
-			}
-			dst = append(dst, t, qterm{t.key + 1, toC * t.w})
+			out = append(out, qterm{t.key + 1, toC * t.w})
 		case Cause:
-			dst = append(dst, qterm{t.key - 1, toS * t.w}, t)
-		default:
-			dst = append(dst, t)
+			out = append(out, qterm{t.key - 1, toS * t.w})
 		}
 	}
-	// A key no case has (a body's word in no title) adds nothing; leaving it
-	// out spares the search its bookkeeping.
-	out := dst[:0]
-	f := float32(1 / (1 + c))
-	for _, t := range dst[n:] {
-		if ix.pstart[t.key] < ix.pstart[t.key+1] {
-			out = append(out, qterm{t.key, t.w * f})
+	// A term in both views gives (t, cause) before (t, symptoms): swap
+	// them into key order.
+	for i := 1; i < len(out); i++ {
+		if out[i].key < out[i-1].key {
+			out[i], out[i-1] = out[i-1], out[i]
 		}
 	}
 	return out
