@@ -129,7 +129,7 @@ var whyFiller = map[string]bool{
 func (ix *Index) ExplainPair(a, b int) Explanation {
 	var ex Explanation
 	q := ix.caseQuery(a, ix.rel, nil)
-	if cross := ix.crossQuery(a, q); cross != nil {
+	if cross := ix.crossQuery(a, q, nil); cross != nil {
 		f := 1 / (1 + ix.cfg.CrossViews)
 		ix.addShared(&ex, q, b, ix.rel, f, "")
 		n := len(ex.Parts)

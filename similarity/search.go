@@ -1028,66 +1028,69 @@ func (ix *Index) caseQuery(doc int, p *profile, dst []qterm) []qterm {
 // its bookkeeping and adds nothing.
 func (ix *Index) relQuery(doc int, dst []qterm) []qterm {
 	dst = ix.caseQuery(doc, ix.rel, dst)
-	cross := ix.crossQuery(doc, dst)
-	if cross == nil {
+	n := len(dst)
+	dst = ix.crossQuery(doc, dst[:n], dst) // the cross keys go after the case's own, in dst[n:m]
+	m := len(dst)
+	if m == n {
 		return dst
 	}
-	n := len(dst)
 	f := float32(1 / (1 + ix.cfg.CrossViews))
 	add := func(t qterm) {
 		if ix.pstart[t.key] < ix.pstart[t.key+1] {
 			dst = append(dst, qterm{t.key, t.w * f})
 		}
 	}
-	i, j := 0, 0
-	for i < n || j < len(cross) {
+	i, j := 0, n
+	for i < n || j < m {
 		switch {
-		case j == len(cross) || i < n && dst[i].key < cross[j].key:
+		case j == m || i < n && dst[i].key < dst[j].key:
 			add(dst[i])
 			i++
-		case i == n || cross[j].key < dst[i].key:
-			add(cross[j])
+		case i == n || dst[j].key < dst[i].key:
+			add(dst[j])
 			j++
 		default:
-			add(qterm{dst[i].key, dst[i].w + cross[j].w})
+			add(qterm{dst[i].key, dst[i].w + dst[j].w})
 			i++
 			j++
 		}
 	}
-	return append(dst[:0], dst[n:]...)
+	return append(dst[:0], dst[m:]...)
 }
 
-// crossQuery returns the keys relQuery adds to q, case doc's caseQuery under
-// the relate profile: each symptoms-view key also in the cause view and each
-// cause-view key also in the symptoms view, weighed CrossViews·√(w_symptoms·
-// w_cause) as the cosine weighs a view (a query weight is w_view·x·scale,
-// so the other view's weight of the same x is the weight times
-// √(w_other/w_view)), sorted by key. It is nil when the case is not written
-// as a title and a body or CrossViews is 0.
-func (ix *Index) crossQuery(doc int, q []qterm) []qterm {
+// crossQuery appends to dst the keys relQuery adds to q, case doc's
+// caseQuery under the relate profile: each symptoms-view key also in the
+// cause view and each cause-view key also in the symptoms view, weighed
+// CrossViews·√(w_symptoms·w_cause) as the cosine weighs a view (a query
+// weight is w_view·x·scale, so the other view's weight of the same x is the
+// weight times √(w_other/w_view)), sorted by key. It appends nothing when
+// the case is not written as a title and a body or CrossViews is 0. q may
+// share dst's storage (dst beyond len(q) is written, q is only read).
+func (ix *Index) crossQuery(doc int, q, dst []qterm) []qterm {
 	c := ix.cfg.CrossViews
 	ws, wc := ix.rel.views[Symptoms], ix.rel.views[Cause]
 	if c <= 0 || ws <= 0 || wc <= 0 || !ix.titleAndBody(doc) {
-		return nil
+		return dst
 	}
 	toC, toS := float32(c*math.Sqrt(wc/ws)), float32(c*math.Sqrt(ws/wc))
-	var out []qterm
+	start := len(dst)
 	for _, t := range q {
 		switch keyView(t.key) {
 		case Symptoms:
-			out = append(out, qterm{t.key + 1, toC * t.w})
+			dst = append(dst, qterm{t.key + 1, toC * t.w})
 		case Cause:
-			out = append(out, qterm{t.key - 1, toS * t.w})
+			dst = append(dst, qterm{t.key - 1, toS * t.w})
 		}
 	}
 	// A term in both views gives (t, cause) before (t, symptoms): swap
 	// them into key order.
+	out := dst[start:]
 	for i := 1; i < len(out); i++ {
 		if out[i].key < out[i-1].key {
 			out[i], out[i-1] = out[i-1], out[i]
 		}
 	}
-	return out
+	return dst
 }
 
 // titleAndBody reports whether the case at position doc is written as a

@@ -276,8 +276,8 @@ func candidates(cases []*caselib.Case, base similarity.Config, match bool, score
 // crossViewsTried returns the weights of a title meeting a body
 // (Config.CrossViews) tune tries: the current one and, when a case whose
 // relate list is scored (a subject of scored; any case when scored is nil)
-// is written as a title and a body (no remediation, no action items), off
-// and the engine's default too. The weight changes only such a case's list,
+// is written as a title and a body (titleAndBody), off and the engine's
+// default too. The weight changes only such a case's list,
 // so a library whose curated links all start from curated cases gets no
 // more candidates than before.
 func crossViewsTried(cases []*caselib.Case, base similarity.Config, scored eval.Judgments) []float64 {
@@ -296,17 +296,11 @@ func crossViewsTried(cases []*caselib.Case, base similarity.Config, scored eval.
 	return out
 }
 
-// titleAndBody reports whether c is written as a title and a body: it has
-// no remediation and no action items (what the engine's response view holds).
+// titleAndBody reports whether c is written as a title and a body: its
+// document has no text in the response view, which the engine reads across
+// views (Config.CrossViews).
 func titleAndBody(c *caselib.Case) bool {
-	for _, ts := range [][]caselib.Text{c.Remediation, c.ActionItems} {
-		for _, t := range ts {
-			if strings.TrimSpace(t.EN) != "" || strings.TrimSpace(t.KO) != "" {
-				return false
-			}
-		}
-	}
-	return true
+	return len(similarity.NewDocument(c).Text[similarity.Response]) == 0
 }
 
 // addCandidates adds to out the weighting that set makes of base, once per
